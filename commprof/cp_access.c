@@ -1,0 +1,121 @@
+/* commprof: the per-access helpers (see cp_access.h).
+ *
+ * A load looks up the producers of its bytes in the shadow map; when they are
+ * all the same (the common case) it credits one edge in one step, otherwise
+ * it splits the access into runs of equal producers.  A store writes the
+ * storing context into the shadow entries of its bytes. */
+
+#include "cp_global.h"
+#include "cp_access.h"
+#include "cp_shadow.h"
+#include "cp_edges.h"
+#include "cp_callstack.h"
+
+Bool cp_ignore_stack;
+
+static inline Bool on_current_stack(Addr a)
+{
+   return a - cp_cur_stack_lo <= cp_cur_stack_hi - cp_cur_stack_lo;
+}
+
+/* Loads whose bytes have several producers. */
+static void load_mixed(Addr a, SizeT sz, UInt c)
+{
+   UInt g   = cp_shadow_gran_log2;
+   Addr end = a + sz;
+   UInt seen[128];            /* producers already counted as an access */
+   UInt nseen = 0;
+   Addr x = a;
+   while (x < end) {
+      UInt p = cp_shadow_get(x);
+      Addr y = ((x >> g) + 1) << g;            /* next block */
+      while (y < end && y != 0 && cp_shadow_get(y) == p) y += (Addr)1 << g;
+      if (y > end || y == 0) y = end;
+      CpEdge* e = cp_edge_get(p, c);
+      e->bytes += y - x;
+      cp_addrset_add_range(&e->addrs, x, y - x);
+      Bool dup = False;
+      for (UInt i = 0; i < nseen; i++) if (seen[i] == p) { dup = True; break; }
+      if (!dup) {
+         e->accesses++;
+         if (nseen < 128) seen[nseen++] = p;
+      }
+      x = y;
+   }
+}
+
+static inline void do_load(Addr a, SizeT sz, UInt c)
+{
+   if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
+      UInt  g  = cp_shadow_gran_log2;
+      UInt* e  = cp_shadow_rd_ptr(a);
+      UInt  nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
+      UInt  p  = e[0];
+      UInt  diff = 0;
+      for (UInt i = 1; i < nb; i++) diff |= e[i] ^ p;
+      if (LIKELY(diff == 0)) {
+         cp_edge_credit(p, c, a, sz);
+         return;
+      }
+   }
+   load_mixed(a, sz, c);
+}
+
+static inline void do_store(Addr a, SizeT sz, UInt c)
+{
+   if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
+      UInt  g  = cp_shadow_gran_log2;
+      UInt* e  = cp_shadow_wr_ptr(a);
+      UInt  nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
+      for (UInt i = 0; i < nb; i++) e[i] = c;
+      return;
+   }
+   cp_shadow_set_range(a, sz, c);
+}
+
+VG_REGPARM(3) void cp_h_load_n(Addr a, UWord sz, CpNode* n)
+{
+   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
+   n->bytes_read += sz;
+   do_load(a, sz, cp_cur_ctx_of(n->id));
+}
+
+VG_REGPARM(2) void cp_h_load_d(Addr a, UWord sz)
+{
+   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
+   cp_cur_node->bytes_read += sz;
+   do_load(a, sz, cp_cur_ctx);
+}
+
+VG_REGPARM(3) void cp_h_store_n(Addr a, UWord sz, CpNode* n)
+{
+   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
+   n->bytes_written += sz;
+   do_store(a, sz, cp_cur_ctx_of(n->id));
+}
+
+VG_REGPARM(2) void cp_h_store_d(Addr a, UWord sz)
+{
+   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
+   cp_cur_node->bytes_written += sz;
+   do_store(a, sz, cp_cur_ctx);
+}
+
+VG_REGPARM(3) void cp_h_modify_n(Addr a, UWord sz, CpNode* n)
+{
+   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
+   UInt c = cp_cur_ctx_of(n->id);
+   n->bytes_read += sz;
+   n->bytes_written += sz;
+   do_load(a, sz, c);
+   do_store(a, sz, c);
+}
+
+VG_REGPARM(2) void cp_h_modify_d(Addr a, UWord sz)
+{
+   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
+   cp_cur_node->bytes_read += sz;
+   cp_cur_node->bytes_written += sz;
+   do_load(a, sz, cp_cur_ctx);
+   do_store(a, sz, cp_cur_ctx);
+}

@@ -1,0 +1,21 @@
+/* commprof: the per-access helpers called from generated code (the hot path).
+ *
+ * "_n" helpers are for code of a node function: the node is a constant
+ * resolved at instrumentation time.  "_d" helpers are for other code, charged
+ * to the innermost node frame of the running thread (cp_cur_ctx). */
+#ifndef CP_ACCESS_H
+#define CP_ACCESS_H
+
+#include "pub_tool_basics.h"
+#include "cp_nodes.h"
+
+extern Bool cp_ignore_stack;
+
+VG_REGPARM(3) void cp_h_load_n (Addr a, UWord sz, CpNode* n);
+VG_REGPARM(2) void cp_h_load_d (Addr a, UWord sz);
+VG_REGPARM(3) void cp_h_store_n(Addr a, UWord sz, CpNode* n);
+VG_REGPARM(2) void cp_h_store_d(Addr a, UWord sz);
+VG_REGPARM(3) void cp_h_modify_n(Addr a, UWord sz, CpNode* n);
+VG_REGPARM(2) void cp_h_modify_d(Addr a, UWord sz);
+
+#endif

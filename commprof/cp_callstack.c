@@ -1,0 +1,231 @@
+/* commprof: threads and their call stacks of node frames (see cp_callstack.h). */
+
+#include "cp_global.h"
+#include "cp_callstack.h"
+
+CpThread* cp_cur_thread;
+UInt*     cp_cur_map;
+UInt      cp_cur_ctx;
+CpNode*   cp_cur_node;
+ULong*    cp_cur_icount;
+Addr      cp_top_sp;
+Addr      cp_cur_stack_lo, cp_cur_stack_hi;
+
+CpThread** cp_threads;
+UInt       cp_n_threads;
+static UInt threads_cap;
+
+static CpThread** by_tid;        /* Valgrind slot -> live thread */
+static UInt map_cap;             /* entries in every thread's map */
+
+/* Used before any thread exists (and as the map of "no thread"). */
+static ULong dummy_icount;
+
+void cp_threads_init(void)
+{
+   by_tid = VG_(calloc)("cp.threads.bytid", VG_N_THREADS, sizeof(CpThread*));
+   cp_n_threads = 1;
+   threads_cap = 16;
+   cp_threads = VG_(calloc)("cp.threads", threads_cap, sizeof(CpThread*));
+   if (map_cap == 0) map_cap = 256;
+   cp_cur_thread = NULL;
+   cp_cur_map = VG_(calloc)("cp.threads.nomap", map_cap, sizeof(UInt));
+   cp_cur_ctx = 0;
+   cp_cur_node = NULL;
+   cp_cur_icount = &dummy_icount;
+   cp_top_sp = (Addr)-1;
+}
+
+void cp_threads_node_added(UInt n)
+{
+   if (n <= map_cap) return;
+   UInt ncap = map_cap;
+   while (ncap < n) ncap *= 2;
+   for (UInt i = 1; i < cp_n_threads; i++) {
+      CpThread* t = cp_threads[i];
+      t->map = VG_(realloc)("cp.threads.map", t->map, ncap * sizeof(UInt));
+      VG_(memset)(t->map + map_cap, 0, (ncap - map_cap) * sizeof(UInt));
+   }
+   if (cp_cur_thread) {
+      cp_cur_map = cp_cur_thread->map;
+   } else {
+      cp_cur_map = VG_(realloc)("cp.threads.nomap", cp_cur_map, ncap * sizeof(UInt));
+      VG_(memset)(cp_cur_map + map_cap, 0, (ncap - map_cap) * sizeof(UInt));
+   }
+   map_cap = ncap;
+}
+
+UInt cp_ctx_of_thread(CpThread* t, UInt node)
+{
+   if (node == CP_NODE_UNWRITTEN) return 0;
+   UInt c = t->map[node];
+   if (c == 0) {
+      c = cp_ctx_new(node, t->index);
+      t->map[node] = c;
+   }
+   return c;
+}
+
+UInt cp_ctx_make_cur(UInt node)
+{
+   tl_assert(cp_cur_thread);
+   return cp_ctx_of_thread(cp_cur_thread, node);
+}
+
+/* Publish the top frame of the running thread. */
+static void publish_top(void)
+{
+   CpThread* t = cp_cur_thread;
+   CpFrame*  f = &t->frames[t->depth - 1];
+   cp_top_sp     = f->sp;
+   cp_cur_node   = cp_nodes[f->node];
+   cp_cur_icount = &cp_cur_node->instrs;
+   cp_cur_ctx    = cp_ctx_of_thread(t, f->node);
+}
+
+static void compute_stack_bounds(CpThread* t)
+{
+   Addr  hi = VG_(thread_get_stack_max)(t->tid);
+   SizeT sz = VG_(thread_get_stack_size)(t->tid);
+   t->stack_hi = hi;
+   t->stack_lo = hi > sz ? hi - sz : 0;
+}
+
+void cp_thread_switch(ThreadId tid)
+{
+   CpThread* t = by_tid[tid];
+   if (t == NULL) {                /* a thread we were not told about */
+      cp_thread_created(tid);
+      t = by_tid[tid];
+   }
+   if (t == cp_cur_thread) return;
+   cp_cur_thread = t;
+   cp_cur_map = t->map;
+   if (t->stack_hi == 0) compute_stack_bounds(t);
+   cp_cur_stack_lo = t->stack_lo;
+   cp_cur_stack_hi = t->stack_hi;
+   publish_top();
+}
+
+void cp_thread_created(ThreadId tid)
+{
+   tl_assert(tid > 0 && tid < VG_N_THREADS);
+   if (cp_n_threads == threads_cap) {
+      threads_cap *= 2;
+      cp_threads = VG_(realloc)("cp.threads", cp_threads, threads_cap * sizeof(CpThread*));
+   }
+   CpThread* t = VG_(calloc)("cp.threads.t", 1, sizeof(CpThread));
+   t->index = cp_n_threads;
+   t->tid = tid;
+   t->alive = True;
+   t->map = VG_(calloc)("cp.threads.map", map_cap, sizeof(UInt));
+   t->frames_cap = 64;
+   t->frames = VG_(malloc)("cp.threads.frames", t->frames_cap * sizeof(CpFrame));
+   t->frames[0].sp = (Addr)-1;
+   t->frames[0].node = CP_NODE_NOFN;
+   t->frames[0].barrier = False;
+   t->depth = 1;
+   cp_threads[cp_n_threads++] = t;
+   if (by_tid[tid] && by_tid[tid] == cp_cur_thread) cp_cur_thread = NULL;
+   by_tid[tid] = t;
+}
+
+void cp_thread_exited(ThreadId tid)
+{
+   CpThread* t = by_tid[tid];
+   if (!t) return;
+   t->alive = False;
+   t->depth = 1;
+   VG_(free)(t->frames);
+   t->frames = NULL;
+   by_tid[tid] = NULL;
+   if (t == cp_cur_thread) {
+      /* keep the globals pointing at something valid until the next switch */
+      cp_cur_thread = NULL;
+      cp_cur_icount = &dummy_icount;
+      cp_top_sp = (Addr)-1;
+   }
+}
+
+CpThread* cp_thread_of(ThreadId tid)
+{
+   CpThread* t = by_tid[tid];
+   if (!t) {
+      cp_thread_created(tid);
+      t = by_tid[tid];
+   }
+   return t;
+}
+
+void cp_threads_after_fork(ThreadId tid)
+{
+   for (ThreadId i = 1; i < VG_N_THREADS; i++)
+      if (i != tid && by_tid[i]) cp_thread_exited(i);
+}
+
+/* ---- frames ---- */
+
+static void push(CpThread* t, Addr sp, UInt node, Bool barrier)
+{
+   if (t->depth == t->frames_cap) {
+      t->frames_cap *= 2;
+      t->frames = VG_(realloc)("cp.threads.frames", t->frames,
+                               t->frames_cap * sizeof(CpFrame));
+   }
+   CpFrame* f = &t->frames[t->depth++];
+   f->sp = sp;
+   f->node = node;
+   f->barrier = barrier;
+}
+
+VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) {
+      cp_thread_switch(VG_(get_running_tid)());
+      t = cp_cur_thread;
+   }
+   /* frames at or below the new one are dead: returned from, tail-called
+      over, or left by longjmp */
+   while (t->depth > 1 && t->frames[t->depth - 1].sp <= sp) t->depth--;
+   push(t, sp, n->id, False);
+   n->calls++;
+   cp_top_sp     = sp;
+   cp_cur_node   = n;
+   cp_cur_icount = &n->instrs;
+   cp_cur_ctx    = cp_cur_ctx_of(n->id);
+}
+
+VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) return;
+   UInt d = t->depth;
+   while (d > 1 && t->frames[d - 1].sp < sp) d--;
+   if (d != t->depth) {
+      t->depth = d;
+      publish_top();
+   }
+}
+
+void cp_signal_pre(ThreadId tid, Bool alt_stack)
+{
+   if (!alt_stack) return;       /* same stack: the sp rules handle it */
+   CpThread* t = cp_thread_of(tid);
+   if (!t->frames) return;
+   /* code of the handler runs above this barrier, which no sp pops */
+   push(t, (Addr)-1, t->frames[t->depth - 1].node, True);
+   if (t == cp_cur_thread) publish_top();
+}
+
+void cp_signal_post(ThreadId tid)
+{
+   CpThread* t = cp_thread_of(tid);
+   if (!t->frames) return;
+   UInt d = t->depth;
+   while (d > 1 && !t->frames[d - 1].barrier) d--;
+   if (d > 1) {                  /* pop the barrier and the handler's frames */
+      t->depth = d - 1;
+      if (t == cp_cur_thread) publish_top();
+   }
+}

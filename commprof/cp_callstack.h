@@ -1,0 +1,75 @@
+/* commprof: threads and their call stacks of node frames.
+ *
+ * Each thread keeps a stack of the node functions it is executing, so that
+ * code outside the nodes (libc, ld.so, ...) can be charged to the innermost
+ * node.  The stack changes only at node-function entries (push), at returns
+ * and at calls (pop the frames whose stack pointer is below the current one,
+ * which also repairs the stack after longjmp and exceptions); memory accesses
+ * never walk it: they read cp_cur_ctx. */
+#ifndef CP_CALLSTACK_H
+#define CP_CALLSTACK_H
+
+#include "pub_tool_basics.h"
+#include "cp_nodes.h"
+
+typedef struct {
+   Addr sp;          /* stack pointer at entry; (Addr)-1 for the bottom and for barriers */
+   UInt node;
+   Bool barrier;     /* alternate-signal-stack barrier */
+} CpFrame;
+
+typedef struct CpThread {
+   UInt     index;        /* creation order, 1 = main thread */
+   ThreadId tid;          /* Valgrind's slot while alive */
+   Bool     alive;
+   UInt*    map;          /* node id -> context id for this thread, 0 = not made yet */
+   CpFrame* frames;       /* frames[0] is the bottom: (no function) */
+   UInt     depth;        /* number of frames in use (>= 1) */
+   UInt     frames_cap;
+   Addr     stack_lo, stack_hi;   /* for --ignore-stack */
+} CpThread;
+
+/* The running thread, published for the hot path and generated code. */
+extern CpThread* cp_cur_thread;
+extern UInt*     cp_cur_map;      /* cp_cur_thread->map */
+extern UInt      cp_cur_ctx;      /* context of the innermost node frame */
+extern CpNode*   cp_cur_node;     /* its node */
+extern ULong*    cp_cur_icount;   /* &cp_cur_node->instrs */
+extern Addr      cp_top_sp;       /* sp of the innermost frame */
+extern Addr      cp_cur_stack_lo, cp_cur_stack_hi;
+
+extern CpThread** cp_threads;     /* by index; [0] unused */
+extern UInt       cp_n_threads;   /* highest index + 1 */
+
+void cp_threads_init(void);
+/* A node was added: grow every map so that it has at least n entries. */
+void cp_threads_node_added(UInt n);
+void cp_thread_created(ThreadId tid);
+void cp_thread_exited(ThreadId tid);
+CpThread* cp_thread_of(ThreadId tid);
+/* Make tid the running thread if it is not. */
+void cp_thread_switch(ThreadId tid);
+
+/* Context of node for the running thread. */
+UInt cp_ctx_make_cur(UInt node);
+static inline UInt cp_cur_ctx_of(UInt node)
+{
+   UInt c = cp_cur_map[node];
+   if (UNLIKELY(c == 0)) c = cp_ctx_make_cur(node);
+   return c;
+}
+/* Context of node for any thread. */
+UInt cp_ctx_of_thread(CpThread* t, UInt node);
+
+/* Helpers called from generated code. */
+VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp);
+VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp */
+
+/* Signals delivered on an alternate stack. */
+void cp_signal_pre(ThreadId tid, Bool alt_stack);
+void cp_signal_post(ThreadId tid);
+
+/* A forked child: only the forking thread survives. */
+void cp_threads_after_fork(ThreadId tid);
+
+#endif

@@ -1,0 +1,235 @@
+/* commprof: edge tables and exact address sets (see cp_edges.h). */
+
+#include "cp_edges.h"
+
+#define NO_PAGE ((Addr)-1)
+
+/* ---------------- address sets ---------------- */
+
+static inline UInt page_hash(Addr pn)
+{
+   return (UInt)(((ULong)pn * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+void cp_addrset_init(CpAddrSet* s)
+{
+   s->last_pn = NO_PAGE;
+   s->last_bits = NULL;
+   s->slots = NULL;
+   s->cap = s->used = 0;
+   s->count = 0;
+}
+
+void cp_addrset_free(CpAddrSet* s)
+{
+   for (UInt i = 0; i < s->cap; i++)
+      if (s->slots[i].pn != NO_PAGE) CP_FREE(s->slots[i].bits);
+   if (s->slots) CP_FREE(s->slots);
+   cp_addrset_init(s);
+}
+
+static CpPageSlot* find_slot(const CpAddrSet* s, Addr pn)
+{
+   if (s->cap == 0) return NULL;
+   UInt i = page_hash(pn) & (s->cap - 1);
+   while (s->slots[i].pn != NO_PAGE) {
+      if (s->slots[i].pn == pn) return &s->slots[i];
+      i = (i + 1) & (s->cap - 1);
+   }
+   return NULL;
+}
+
+static void insert_nogrow(CpAddrSet* s, Addr pn, ULong* bits)
+{
+   UInt i = page_hash(pn) & (s->cap - 1);
+   while (s->slots[i].pn != NO_PAGE) i = (i + 1) & (s->cap - 1);
+   s->slots[i].pn = pn;
+   s->slots[i].bits = bits;
+}
+
+ULong* cp_addrset_page(CpAddrSet* s, Addr pn)
+{
+   if (pn == s->last_pn) return s->last_bits;
+   CpPageSlot* sl = find_slot(s, pn);
+   ULong* bits;
+   if (sl) {
+      bits = sl->bits;
+   } else {
+      if ((s->used + 1) * 4 > s->cap * 3) {
+         UInt old_cap = s->cap;
+         CpPageSlot* old = s->slots;
+         s->cap = old_cap ? old_cap * 2 : 4;
+         s->slots = CP_MALLOC("cp.addrset.slots", s->cap * sizeof(CpPageSlot));
+         for (UInt i = 0; i < s->cap; i++) s->slots[i].pn = NO_PAGE;
+         for (UInt i = 0; i < old_cap; i++)
+            if (old[i].pn != NO_PAGE) insert_nogrow(s, old[i].pn, old[i].bits);
+         if (old) CP_FREE(old);
+      }
+      bits = CP_CALLOC("cp.addrset.page", CP_PAGE_WORDS * sizeof(ULong));
+      insert_nogrow(s, pn, bits);
+      s->used++;
+   }
+   s->last_pn = pn;
+   s->last_bits = bits;
+   return bits;
+}
+
+ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
+{
+   ULong added = 0;
+   while (n > 0) {
+      Addr   pn   = a >> CP_PAGE_BITS;
+      UInt   off  = (UInt)(a & (CP_PAGE_ADDRS - 1));
+      SizeT  inpg = (SizeT)(CP_PAGE_ADDRS - off);
+      if (inpg > n) inpg = n;
+      ULong* bits = cp_addrset_page(s, pn);
+      SizeT  left = inpg;
+      UInt   o    = off;
+      while (left > 0) {
+         UInt  sh   = o & 63;
+         SizeT take = 64 - sh;
+         if (take > left) take = left;
+         ULong mask = (take == 64 ? ~0ULL : ((1ULL << take) - 1)) << sh;
+         ULong fresh = mask & ~bits[o >> 6];
+         if (fresh) {
+            bits[o >> 6] |= fresh;
+            added += CP_POPCOUNT64(fresh);
+         }
+         o += (UInt)take;
+         left -= take;
+      }
+      a += inpg;
+      n -= inpg;
+      if (a == 0) break;                 /* wrapped around the address space */
+   }
+   s->count += added;
+   return added;
+}
+
+Bool cp_addrset_contains(const CpAddrSet* s, Addr a)
+{
+   Addr pn = a >> CP_PAGE_BITS;
+   const ULong* bits;
+   if (pn == s->last_pn) {
+      bits = s->last_bits;
+   } else {
+      CpPageSlot* sl = find_slot(s, pn);
+      if (!sl) return False;
+      bits = sl->bits;
+   }
+   UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
+   return (bits[off >> 6] >> (off & 63)) & 1;
+}
+
+ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
+{
+   ULong added = 0;
+   for (UInt i = 0; i < src->cap; i++) {
+      if (src->slots[i].pn == NO_PAGE) continue;
+      const ULong* sb = src->slots[i].bits;
+      ULong* db = cp_addrset_page(dst, src->slots[i].pn);
+      for (UInt w = 0; w < CP_PAGE_WORDS; w++) {
+         ULong fresh = sb[w] & ~db[w];
+         if (fresh) {
+            db[w] |= fresh;
+            added += CP_POPCOUNT64(fresh);
+         }
+      }
+   }
+   dst->count += added;
+   return added;
+}
+
+/* ---------------- edges ---------------- */
+
+CpEdgeCacheEnt cp_edge_cache[1 << CP_ECACHE_BITS];
+
+static CpEdge** tab;        /* open addressing, NULL = empty */
+static UInt     tab_cap;
+static CpEdge** list;       /* creation order */
+static UInt     list_n, list_cap;
+
+static inline UInt key_hash(ULong key)
+{
+   return (UInt)((key * 0xD6E8FEB86659FD93ULL) >> 32);
+}
+
+void cp_edges_init(void)
+{
+   tab = NULL;
+   tab_cap = 0;
+   list = NULL;
+   list_n = list_cap = 0;
+   CP_MEMSET(cp_edge_cache, 0, sizeof(cp_edge_cache));
+}
+
+void cp_edges_reset(void)
+{
+   for (UInt i = 0; i < list_n; i++) {
+      cp_addrset_free(&list[i]->addrs);
+      CP_FREE(list[i]);
+   }
+   if (tab) CP_FREE(tab);
+   if (list) CP_FREE(list);
+   cp_edges_init();
+}
+
+static void tab_insert_nogrow(CpEdge* e)
+{
+   UInt i = key_hash(e->key) & (tab_cap - 1);
+   while (tab[i]) i = (i + 1) & (tab_cap - 1);
+   tab[i] = e;
+}
+
+CpEdge* cp_edge_lookup_slow(ULong key)
+{
+   CpEdge* e = NULL;
+   if (tab_cap) {
+      UInt i = key_hash(key) & (tab_cap - 1);
+      while (tab[i]) {
+         if (tab[i]->key == key) { e = tab[i]; break; }
+         i = (i + 1) & (tab_cap - 1);
+      }
+   }
+   if (!e) {
+      if ((list_n + 1) * 2 > tab_cap) {
+         UInt old_cap = tab_cap;
+         CpEdge** old = tab;
+         tab_cap = old_cap ? old_cap * 2 : 256;
+         tab = CP_CALLOC("cp.edges.tab", tab_cap * sizeof(CpEdge*));
+         for (UInt i = 0; i < old_cap; i++)
+            if (old[i]) tab_insert_nogrow(old[i]);
+         if (old) CP_FREE(old);
+      }
+      if (list_n == list_cap) {
+         UInt ncap = list_cap ? list_cap * 2 : 256;
+         CpEdge** nl = CP_MALLOC("cp.edges.list", ncap * sizeof(CpEdge*));
+         if (list_n) CP_MEMCPY(nl, list, list_n * sizeof(CpEdge*));
+         if (list) CP_FREE(list);
+         list = nl;
+         list_cap = ncap;
+      }
+      e = CP_MALLOC("cp.edges.edge", sizeof(CpEdge));
+      e->key = key;
+      e->bytes = 0;
+      e->accesses = 0;
+      cp_addrset_init(&e->addrs);
+      tab_insert_nogrow(e);
+      list[list_n++] = e;
+   }
+   CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(key)];
+   ce->key = key;
+   ce->edge = e;
+   return e;
+}
+
+UInt cp_edges_count(void)
+{
+   return list_n;
+}
+
+CpEdge* cp_edge_at(UInt i)
+{
+   CP_ASSERT(i < list_n);
+   return list[i];
+}

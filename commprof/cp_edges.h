@@ -1,0 +1,126 @@
+/* commprof: edge tables and exact address sets.
+ *
+ * An edge is a (producer context, consumer context) pair with the bytes it
+ * carried, the number of loads that contributed to it, and the exact set of
+ * distinct byte addresses involved (its UnMA is the set's size).
+ *
+ * Address sets are sparse bitmaps: pages of CP_PAGE_ADDRS bits in a small
+ * open-addressing hash table per set, with a one-page cache in front, so a
+ * load that stays in the page of the previous one costs a compare and a few
+ * bit operations.
+ *
+ * The edge table is an open-addressing hash table keyed by the pair, with a
+ * direct-mapped cache of recently used edges in front (cp_edge_get).
+ *
+ * This module is pure: it compiles into the tool and into the host unit
+ * tests (tests/unit/test_edges.c).
+ */
+#ifndef CP_EDGES_H
+#define CP_EDGES_H
+
+#include "cp_port.h"
+
+/* ---------------- address sets ---------------- */
+
+#define CP_PAGE_BITS   12                          /* 4096 addresses a page */
+#define CP_PAGE_ADDRS  ((Addr)1 << CP_PAGE_BITS)
+#define CP_PAGE_WORDS  (CP_PAGE_ADDRS / 64)
+
+typedef struct { Addr pn; ULong* bits; } CpPageSlot;
+
+typedef struct {
+   Addr        last_pn;     /* page number cached in last_bits, or (Addr)-1 */
+   ULong*      last_bits;
+   CpPageSlot* slots;       /* open addressing; pn == (Addr)-1 is empty */
+   UInt        cap;         /* power of two, or 0 */
+   UInt        used;
+   ULong       count;       /* number of addresses in the set */
+} CpAddrSet;
+
+void  cp_addrset_init(CpAddrSet* s);
+void  cp_addrset_free(CpAddrSet* s);
+/* Page holding pn, created if absent. */
+ULong* cp_addrset_page(CpAddrSet* s, Addr pn);
+/* Add [a, a+n); returns how many of these addresses were not yet in s. */
+ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n);
+/* Is address a in s? */
+Bool  cp_addrset_contains(const CpAddrSet* s, Addr a);
+/* dst |= src; returns the number of addresses added to dst. */
+ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
+
+/* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */
+static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
+{
+   Addr pn = a >> CP_PAGE_BITS;
+   UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
+   if (CP_LIKELY(pn == s->last_pn)) {
+      UInt sh = off & 63;
+      if (CP_LIKELY(sh + n <= 64)) {
+         ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;
+         ULong* w = &s->last_bits[off >> 6];
+         ULong fresh = mask & ~*w;
+         if (CP_LIKELY(fresh == 0)) return 0;
+         *w |= fresh;
+         ULong k = (fresh == mask) ? (ULong)n : (ULong)CP_POPCOUNT64(fresh);
+         s->count += k;
+         return k;
+      }
+   }
+   return cp_addrset_add_range(s, a, n);
+}
+
+/* ---------------- edges ---------------- */
+
+typedef struct {
+   ULong     key;           /* (producer << 32) | consumer */
+   ULong     bytes;
+   ULong     accesses;
+   CpAddrSet addrs;         /* addrs.count is the UnMA */
+} CpEdge;
+
+static inline ULong cp_edge_key(UInt producer, UInt consumer)
+{
+   return ((ULong)producer << 32) | consumer;
+}
+static inline UInt cp_edge_producer(const CpEdge* e) { return (UInt)(e->key >> 32); }
+static inline UInt cp_edge_consumer(const CpEdge* e) { return (UInt)e->key; }
+
+#define CP_ECACHE_BITS 10
+typedef struct { ULong key; CpEdge* edge; } CpEdgeCacheEnt;
+extern CpEdgeCacheEnt cp_edge_cache[1 << CP_ECACHE_BITS];
+
+void    cp_edges_init(void);
+/* Drop every edge (used by a forked child to start afresh). */
+void    cp_edges_reset(void);
+/* Edge for key, created (zeroed) if absent; fills the cache. */
+CpEdge* cp_edge_lookup_slow(ULong key);
+/* Number of edges and the i-th one (0 <= i < n), in creation order. */
+UInt    cp_edges_count(void);
+CpEdge* cp_edge_at(UInt i);
+
+static inline UInt cp_edge_cache_index(ULong key)
+{
+   return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - CP_ECACHE_BITS));
+}
+
+/* Edge for (producer, consumer): a cache hit costs a hash and a compare.
+   The consumer must not be 0, so key 0 never names a real edge. */
+static inline CpEdge* cp_edge_get(UInt producer, UInt consumer)
+{
+   ULong key = cp_edge_key(producer, consumer);
+   CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(key)];
+   if (CP_LIKELY(ce->key == key)) return ce->edge;
+   return cp_edge_lookup_slow(key);
+}
+
+/* Credit n bytes at [a, a+n) read in one access to (producer, consumer). */
+static inline void cp_edge_credit(UInt producer, UInt consumer, Addr a, SizeT n)
+{
+   CpEdge* e = cp_edge_get(producer, consumer);
+   e->bytes += n;
+   e->accesses++;
+   if (CP_LIKELY(n <= 64)) cp_addrset_add_small(&e->addrs, a, n);
+   else cp_addrset_add_range(&e->addrs, a, n);
+}
+
+#endif /* CP_EDGES_H */

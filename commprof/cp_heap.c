@@ -1,0 +1,149 @@
+/* commprof: heap blocks.
+ *
+ * The allocator callbacks run natively, outside the instrumented code, so
+ * their effects on memory are mirrored into the shadow map here:
+ *   - a fresh block is (unwritten): free() keeps that true by forgetting the
+ *     producers of every block it releases;
+ *   - calloc's zeroes are produced by (allocator);
+ *   - realloc moves the producers with the bytes, and shrinks in place. */
+
+#include "cp_global.h"
+#include "cp_heap.h"
+#include "cp_shadow.h"
+#include "cp_nodes.h"
+#include "cp_callstack.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_replacemalloc.h"
+
+typedef struct Block {
+   struct Block* next;
+   UWord         key;        /* payload address */
+   SizeT         size;       /* requested size */
+} Block;
+
+static VgHashTable* blocks;
+static CpHeapStats  stats;
+
+void cp_heap_init(void)
+{
+   blocks = VG_(HT_construct)("cp.heap.blocks");
+   VG_(memset)(&stats, 0, sizeof(stats));
+}
+
+void cp_heap_get_stats(CpHeapStats* st)
+{
+   *st = stats;
+}
+
+static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
+{
+   if ((SSizeT)size < 0) return NULL;
+   void* p = VG_(cli_malloc)(align, size);
+   if (!p) return NULL;
+   if (zero) {
+      VG_(memset)(p, 0, size);
+      CpThread* t = cp_thread_of(tid);
+      cp_shadow_set_range((Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
+   }
+   Block* b = VG_(malloc)("cp.heap.block", sizeof(Block));
+   b->key = (UWord)p;
+   b->size = size;
+   VG_(HT_add_node)(blocks, b);
+   stats.blocks_allocated++;
+   stats.bytes_allocated += size;
+   stats.blocks_live++;
+   stats.bytes_live += size;
+   if (stats.bytes_live > stats.bytes_peak) stats.bytes_peak = stats.bytes_live;
+   return p;
+}
+
+static void free_block(void* p)
+{
+   Block* b = VG_(HT_remove)(blocks, (UWord)p);
+   if (!b) return;                 /* not ours: ignore, as the other tools do */
+   cp_shadow_set_range((Addr)p, b->size, 0);
+   stats.blocks_live--;
+   stats.bytes_live -= b->size;
+   VG_(free)(b);
+   VG_(cli_free)(p);
+}
+
+static void* cp_malloc(ThreadId tid, SizeT n)
+{ return new_block(tid, n, VG_(clo_alignment), False); }
+static void* cp_builtin_new(ThreadId tid, SizeT n)
+{ return new_block(tid, n, VG_(clo_alignment), False); }
+static void* cp_builtin_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{ return new_block(tid, n, align, False); }
+static void* cp_builtin_vec_new(ThreadId tid, SizeT n)
+{ return new_block(tid, n, VG_(clo_alignment), False); }
+static void* cp_builtin_vec_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{ return new_block(tid, n, align, False); }
+static void* cp_memalign(ThreadId tid, SizeT align, SizeT n)
+{ return new_block(tid, n, align, False); }
+
+static void* cp_calloc(ThreadId tid, SizeT nmemb, SizeT size1)
+{
+   /* the wrapper has checked for overflow */
+   return new_block(tid, nmemb * size1, VG_(clo_alignment), True);
+}
+
+static void cp_free(ThreadId tid, void* p)                      { free_block(p); }
+static void cp_builtin_delete(ThreadId tid, void* p)            { free_block(p); }
+static void cp_builtin_delete_aligned(ThreadId tid, void* p, SizeT align) { free_block(p); }
+static void cp_builtin_vec_delete(ThreadId tid, void* p)        { free_block(p); }
+static void cp_builtin_vec_delete_aligned(ThreadId tid, void* p, SizeT align) { free_block(p); }
+
+static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
+{
+   if (p == NULL) return cp_malloc(tid, new_size);
+   Block* b = VG_(HT_lookup)(blocks, (UWord)p);
+   if (!b) return NULL;             /* realloc of something not allocated */
+   if ((SSizeT)new_size < 0) return NULL;
+   if (new_size <= b->size) {
+      /* shrink in place: the cut-off tail is free memory again */
+      cp_shadow_set_range((Addr)p + new_size, b->size - new_size, 0);
+      stats.bytes_live -= b->size - new_size;
+      b->size = new_size;
+      return p;
+   }
+   void* q = VG_(cli_malloc)(VG_(clo_alignment), new_size);
+   if (!q) return NULL;
+   VG_(memcpy)(q, p, b->size);
+   cp_shadow_copy_range((Addr)q, (Addr)p, b->size);
+   cp_shadow_set_range((Addr)p, b->size, 0);
+   VG_(HT_remove)(blocks, (UWord)p);
+   VG_(cli_free)(p);
+   stats.blocks_allocated++;
+   stats.bytes_allocated += new_size;
+   stats.bytes_live += new_size - b->size;
+   if (stats.bytes_live > stats.bytes_peak) stats.bytes_peak = stats.bytes_live;
+   b->key = (UWord)q;
+   b->size = new_size;
+   VG_(HT_add_node)(blocks, b);
+   return q;
+}
+
+static SizeT cp_malloc_usable_size(ThreadId tid, void* p)
+{
+   Block* b = VG_(HT_lookup)(blocks, (UWord)p);
+   return b ? b->size : 0;
+}
+
+void cp_heap_register(void)
+{
+   VG_(needs_malloc_replacement)(cp_malloc,
+                                 cp_builtin_new,
+                                 cp_builtin_new_aligned,
+                                 cp_builtin_vec_new,
+                                 cp_builtin_vec_new_aligned,
+                                 cp_memalign,
+                                 cp_calloc,
+                                 cp_free,
+                                 cp_builtin_delete,
+                                 cp_builtin_delete_aligned,
+                                 cp_builtin_vec_delete,
+                                 cp_builtin_vec_delete_aligned,
+                                 cp_realloc,
+                                 cp_malloc_usable_size,
+                                 0 /* no redzone */);
+}

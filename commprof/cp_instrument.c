@@ -1,0 +1,414 @@
+/* commprof: VEX IR instrumentation.
+ *
+ * Everything static is decided here, once per translation:
+ *   - which node each guest instruction belongs to (a constant passed to the
+ *     helpers), or that it belongs to no node and is charged at run time to
+ *     the innermost node frame;
+ *   - where node functions are entered (a call to cp_h_enter), where returns
+ *     and calls happen (an inline check of the frame stack, calling the
+ *     unwinder only when a frame has died);
+ *   - which memory accesses are control flow and not data (the return address
+ *     stored by call and loaded by ret, jump targets loaded by jmp/call *mem);
+ *   - instruction counts, added inline per straight-line run of one node.
+ */
+
+#include "cp_global.h"
+#include "cp_instrument.h"
+#include "cp_access.h"
+#include "cp_callstack.h"
+#include "cp_nodes.h"
+#include "cp_options.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_seqmatch.h"
+
+/* ------------------------------------------------------------------ */
+/* Which objects are node objects                                     */
+/* ------------------------------------------------------------------ */
+
+static Bool   have_exe_id;
+static ULong  exe_dev, exe_ino;
+
+typedef struct { const DebugInfo* di; Bool is_node; } ObjEnt;
+static ObjEnt* objs;
+static UInt    n_objs, objs_cap;
+
+void cp_instrument_init(void)
+{
+   struct vg_stat st;
+   const HChar* exe = VG_(args_the_exename);
+   have_exe_id = False;
+   if (exe) {
+      SysRes r = VG_(stat)(exe, &st);
+      if (!sr_isError(r)) {
+         have_exe_id = True;
+         exe_dev = st.dev;
+         exe_ino = st.ino;
+      }
+   }
+   cp_ignore_stack = cp_clo.ignore_stack;
+}
+
+static Bool object_matches_patterns(const HChar* path)
+{
+   const HChar* base = VG_(basename)(path);
+   for (UInt i = 0; i < cp_clo.n_node_objs; i++)
+      if (VG_(string_match)(cp_clo.node_objs[i], path)
+          || VG_(string_match)(cp_clo.node_objs[i], base))
+         return True;
+   return False;
+}
+
+static Bool is_main_exe(const HChar* path)
+{
+   struct vg_stat st;
+   if (!have_exe_id) return False;
+   SysRes r = VG_(stat)(path, &st);
+   return !sr_isError(r) && st.dev == exe_dev && st.ino == exe_ino;
+}
+
+static Bool object_is_node(const DebugInfo* di)
+{
+   for (UInt i = 0; i < n_objs; i++)
+      if (objs[i].di == di) return objs[i].is_node;
+   const HChar* path = VG_(DebugInfo_get_filename)(di);
+   Bool is_node = cp_clo.nodes == CP_NODES_ALL
+                  || (path && (is_main_exe(path) || object_matches_patterns(path)));
+   if (n_objs == objs_cap) {
+      objs_cap = objs_cap ? objs_cap * 2 : 16;
+      objs = VG_(realloc)("cp.instr.objs", objs, objs_cap * sizeof(ObjEnt));
+   }
+   objs[n_objs].di = di;
+   objs[n_objs].is_node = is_node;
+   n_objs++;
+   return is_node;
+}
+
+/* The node an instruction belongs to, or NULL; *is_entry tells whether it
+   is the function's first instruction. */
+static CpNode* resolve(Addr ia, Bool* is_entry)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   *is_entry = False;
+   const DebugInfo* di = VG_(find_DebugInfo)(ep, ia);
+   if (!di || !object_is_node(di)) return NULL;
+   const HChar* fnw;
+   if (!VG_(get_fnname_w_offset)(ep, ia, &fnw)) return NULL;
+   /* split "name+offset" */
+   SizeT len = VG_(strlen)(fnw);
+   SizeT k = len;
+   while (k > 0 && fnw[k - 1] >= '0' && fnw[k - 1] <= '9') k--;
+   Addr off = 0;
+   SizeT name_len = len;
+   if (k < len && k > 0 && (fnw[k - 1] == '+' || fnw[k - 1] == '-')) {
+      for (SizeT j = k; j < len; j++) off = off * 10 + (Addr)(fnw[j] - '0');
+      if (fnw[k - 1] == '-') off = (Addr)0 - off;
+      name_len = k - 1;
+   }
+   HChar name[name_len + 1];
+   VG_(memcpy)(name, fnw, name_len);
+   name[name_len] = 0;
+   Addr entry = ia - off;
+   *is_entry = off == 0;
+
+   const HChar* file = NULL;
+   const HChar* dir = NULL;
+   UInt line = 0;
+   HChar* file_c = NULL;
+   HChar* dir_c = NULL;
+   if (VG_(get_filename_linenum)(ep, entry, &file, &dir, &line)) {
+      file_c = VG_(strdup)("cp.instr.file", file);
+      dir_c = VG_(strdup)("cp.instr.dir", dir ? dir : "");
+   }
+   const HChar* obj = VG_(DebugInfo_get_filename)(di);
+   CpNode* n = cp_node_function(entry, name, obj, file_c, dir_c, line);
+   if (file_c) VG_(free)(file_c);
+   if (dir_c) VG_(free)(dir_c);
+   return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* IR building helpers                                                */
+/* ------------------------------------------------------------------ */
+
+static IRTemp new_tmp(IRSB* sb, IRType ty)
+{
+   return newIRTemp(sb->tyenv, ty);
+}
+
+static IRExpr* assign(IRSB* sb, IRType ty, IRExpr* e)
+{
+   IRTemp t = new_tmp(sb, ty);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+   return IRExpr_RdTmp(t);
+}
+
+static IRExpr* get_sp(IRSB* sb, const VexGuestLayout* layout)
+{
+   return assign(sb, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
+}
+
+static void add_dirty(IRSB* sb, Int regparms, const HChar* name, void* fn,
+                      IRExpr** args, IRExpr* guard)
+{
+   IRDirty* di = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+   if (guard) di->guard = guard;
+   addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+typedef enum { ACC_LOAD, ACC_STORE, ACC_MODIFY } AccKind;
+
+static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
+                        CpNode* node, IRExpr* guard)
+{
+   if (size <= 0) return;
+   if (node) {
+      IRExpr** args = mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size),
+                                    mkIRExpr_HWord((HWord)node));
+      switch (k) {
+      case ACC_LOAD:   add_dirty(sb, 3, "cp_h_load_n", cp_h_load_n, args, guard); break;
+      case ACC_STORE:  add_dirty(sb, 3, "cp_h_store_n", cp_h_store_n, args, guard); break;
+      case ACC_MODIFY: add_dirty(sb, 3, "cp_h_modify_n", cp_h_modify_n, args, guard); break;
+      }
+   } else {
+      IRExpr** args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
+      switch (k) {
+      case ACC_LOAD:   add_dirty(sb, 2, "cp_h_load_d", cp_h_load_d, args, guard); break;
+      case ACC_STORE:  add_dirty(sb, 2, "cp_h_store_d", cp_h_store_d, args, guard); break;
+      case ACC_MODIFY: add_dirty(sb, 2, "cp_h_modify_d", cp_h_modify_d, args, guard); break;
+      }
+   }
+}
+
+/* Add n to the instruction counter of node (or of the innermost node frame
+   when node is NULL), inline. */
+static void emit_icount(IRSB* sb, CpNode* node, ULong n)
+{
+   if (n == 0) return;
+   IRExpr* ctr;
+   if (node) {
+      ctr = mkIRExpr_HWord((HWord)&node->instrs);
+   } else {
+      ctr = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                            mkIRExpr_HWord((HWord)&cp_cur_icount)));
+   }
+   IRExpr* old = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, ctr));
+   IRExpr* sum = assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, old,
+                                                  IRExpr_Const(IRConst_U64(n))));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, ctr, sum));
+}
+
+/* Pop the frames whose sp is below limit (an atom), checking inline first. */
+static void emit_unwind_check(IRSB* sb, IRExpr* limit)
+{
+   IRExpr* top = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                                 mkIRExpr_HWord((HWord)&cp_top_sp)));
+   IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top, limit));
+   add_dirty(sb, 1, "cp_h_unwind_below", cp_h_unwind_below, mkIRExprVec_1(limit), g);
+}
+
+static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
+{
+   switch (typeOfIRExpr(sb->tyenv, e)) {
+   case Ity_I8:  return assign(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, e));
+   case Ity_I16: return assign(sb, Ity_I64, IRExpr_Unop(Iop_16Uto64, e));
+   case Ity_I32: return assign(sb, Ity_I64, IRExpr_Unop(Iop_32Uto64, e));
+   case Ity_I64: return e;
+   default:      tl_assert(0);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* The instrumenter                                                   */
+/* ------------------------------------------------------------------ */
+
+#define MAX_INSN_LOADS 16
+
+IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
+                    const VexGuestLayout* layout, const VexGuestExtents* vge,
+                    const VexArchInfo* archinfo_host,
+                    IRType gWordTy, IRType hWordTy)
+{
+   if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+      VG_(tool_panic)("commprof supports 64-bit guests on 64-bit hosts only");
+
+   IRSB* sb = deepCopyIRSBExceptStmts(sbIn);
+   Int i = 0;
+   /* the preamble before the first IMark is copied unchanged */
+   while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
+      addStmtToIRSB(sb, sbIn->stmts[i]);
+      i++;
+   }
+
+   /* A load whose value is the address the block jumps to next is a
+      control-flow load (ret, jmp *mem, call *mem). */
+   IRTemp next_tmp = IRTemp_INVALID;
+   if (sbIn->next->tag == Iex_RdTmp
+       && (sbIn->jumpkind == Ijk_Ret || sbIn->jumpkind == Ijk_Call
+           || sbIn->jumpkind == Ijk_Boring))
+      next_tmp = sbIn->next->Iex.RdTmp.tmp;
+
+   CpNode* node = NULL;          /* node of the current instruction, NULL = dynamic */
+   Addr    ia = 0;               /* current instruction */
+   UInt    ilen = 0;
+   CpNode* pend_node = NULL;     /* instructions not yet counted, and their node */
+   ULong   pend_n = 0;
+   IRTemp  insn_loads[MAX_INSN_LOADS];   /* tmps loaded by the current instruction */
+   UInt    n_insn_loads = 0;
+
+   for (; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      if (!st || st->tag == Ist_NoOp) continue;
+
+      switch (st->tag) {
+      case Ist_IMark: {
+         Bool is_entry;
+         ia = st->Ist.IMark.addr;
+         ilen = st->Ist.IMark.len;
+         node = resolve(ia, &is_entry);
+         n_insn_loads = 0;
+         if (pend_n && (node != pend_node || is_entry)) {
+            emit_icount(sb, pend_node, pend_n);
+            pend_n = 0;
+         }
+         if (node && is_entry) {
+            IRExpr* sp = get_sp(sb, layout);
+            add_dirty(sb, 2, "cp_h_enter", cp_h_enter,
+                      mkIRExprVec_2(mkIRExpr_HWord((HWord)node), sp), NULL);
+         }
+         pend_node = node;
+         pend_n++;
+         addStmtToIRSB(sb, st);
+         break;
+      }
+
+      case Ist_WrTmp: {
+         addStmtToIRSB(sb, st);
+         IRExpr* data = st->Ist.WrTmp.data;
+         if (data->tag == Iex_Load) {
+            if (st->Ist.WrTmp.tmp == next_tmp) break;      /* control flow */
+            if (n_insn_loads < MAX_INSN_LOADS)
+               insn_loads[n_insn_loads++] = st->Ist.WrTmp.tmp;
+            emit_access(sb, ACC_LOAD, data->Iex.Load.addr,
+                        sizeofIRType(data->Iex.Load.ty), node, NULL);
+         }
+         break;
+      }
+
+      case Ist_Store: {
+         addStmtToIRSB(sb, st);
+         IRExpr* data = st->Ist.Store.data;
+         IRExpr* addr = st->Ist.Store.addr;
+         Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, data));
+         if (size == 8 && data->tag == Iex_Const
+             && data->Iex.Const.con->tag == Ico_U64
+             && data->Iex.Const.con->Ico.U64 == (ULong)(ia + ilen)) {
+            /* call: the return address is control flow, not data; the
+               store address is the new stack pointer, below which every
+               frame is dead */
+            IRExpr* lim = assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr,
+                                              IRExpr_Const(IRConst_U64(1))));
+            emit_unwind_check(sb, lim);
+            break;
+         }
+         emit_access(sb, ACC_STORE, addr, size, node, NULL);
+         break;
+      }
+
+      case Ist_StoreG: {
+         addStmtToIRSB(sb, st);
+         IRStoreG* sg = st->Ist.StoreG.details;
+         Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, sg->data));
+         emit_access(sb, ACC_STORE, sg->addr, size, node, sg->guard);
+         break;
+      }
+
+      case Ist_LoadG: {
+         addStmtToIRSB(sb, st);
+         IRLoadG* lg = st->Ist.LoadG.details;
+         IRType ty = Ity_INVALID, wide = Ity_INVALID;
+         typeOfIRLoadGOp(lg->cvt, &wide, &ty);
+         emit_access(sb, ACC_LOAD, lg->addr, sizeofIRType(ty), node, lg->guard);
+         break;
+      }
+
+      case Ist_CAS: {
+         addStmtToIRSB(sb, st);
+         IRCAS* cas = st->Ist.CAS.details;
+         Bool dbl = cas->dataHi != NULL;
+         Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, cas->dataLo)) * (dbl ? 2 : 1);
+         /* A locked read-modify-write (lock add, xadd, ...) is a load followed
+            by a CAS that expects the loaded value: its read is the load's. */
+         Bool rmw = False;
+         if (cas->expdLo->tag == Iex_RdTmp)
+            for (UInt j = 0; j < n_insn_loads; j++)
+               if (insn_loads[j] == cas->expdLo->Iex.RdTmp.tmp) rmw = True;
+         if (!rmw) emit_access(sb, ACC_LOAD, cas->addr, size, node, NULL);
+         /* the store happens only if the swap does */
+         IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64,
+                                widen_to_64(sb, IRExpr_RdTmp(cas->oldLo)),
+                                widen_to_64(sb, cas->expdLo)));
+         if (dbl) {
+            IRExpr* gh = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64,
+                                   widen_to_64(sb, IRExpr_RdTmp(cas->oldHi)),
+                                   widen_to_64(sb, cas->expdHi)));
+            g = assign(sb, Ity_I1, IRExpr_Binop(Iop_And1, g, gh));
+         }
+         emit_access(sb, ACC_STORE, cas->addr, size, node, g);
+         break;
+      }
+
+      case Ist_LLSC: {
+         addStmtToIRSB(sb, st);
+         IRExpr* addr = st->Ist.LLSC.addr;
+         if (st->Ist.LLSC.storedata == NULL) {
+            IRType ty = typeOfIRTemp(sb->tyenv, st->Ist.LLSC.result);
+            emit_access(sb, ACC_LOAD, addr, sizeofIRType(ty), node, NULL);
+         } else {
+            Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata));
+            emit_access(sb, ACC_STORE, addr, size, node,
+                        IRExpr_RdTmp(st->Ist.LLSC.result));
+         }
+         break;
+      }
+
+      case Ist_Dirty: {
+         addStmtToIRSB(sb, st);
+         IRDirty* d = st->Ist.Dirty.details;
+         if (d->mFx != Ifx_None) {
+            tl_assert(d->mAddr != NULL && d->mSize > 0);
+            IRExpr* addr = d->mAddr;
+            if (addr->tag != Iex_RdTmp && addr->tag != Iex_Const)
+               addr = assign(sb, Ity_I64, addr);
+            AccKind k = d->mFx == Ifx_Read ? ACC_LOAD
+                      : d->mFx == Ifx_Write ? ACC_STORE : ACC_MODIFY;
+            IRExpr* g = d->guard;
+            if (g && g->tag == Iex_Const && g->Iex.Const.con->Ico.U1) g = NULL;
+            emit_access(sb, k, addr, d->mSize, node, g);
+         }
+         break;
+      }
+
+      case Ist_Exit:
+         /* every instruction so far has executed if this exit is taken */
+         if (pend_n) {
+            emit_icount(sb, pend_node, pend_n);
+            pend_n = 0;
+         }
+         addStmtToIRSB(sb, st);
+         break;
+
+      default:
+         addStmtToIRSB(sb, st);
+         break;
+      }
+   }
+
+   if (pend_n) emit_icount(sb, pend_node, pend_n);
+
+   if (sbIn->jumpkind == Ijk_Ret) {
+      /* the frames of the functions returned from are now above sp */
+      IRExpr* sp = get_sp(sb, layout);
+      emit_unwind_check(sb, sp);
+   }
+   return sb;
+}

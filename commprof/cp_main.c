@@ -1,0 +1,85 @@
+/* commprof: a Valgrind tool that measures the data communication between the
+ * functions of a program.  This file wires the modules to Valgrind's core:
+ *
+ *   cp_options      command-line options
+ *   cp_instrument   VEX IR instrumentation (attribution resolved statically)
+ *   cp_access       per-access helpers (the hot path)
+ *   cp_shadow       shadow map of last writers            (pure, unit-tested)
+ *   cp_edges        edge tables and exact address sets    (pure, unit-tested)
+ *   cp_nodes        functions, special producers, contexts
+ *   cp_callstack    threads and their stacks of node frames
+ *   cp_heap         malloc replacement
+ *   cp_events       memory maps, system calls, threads, signals, fork, exec
+ *   cp_output       folding the profile, files written atomically
+ *   cp_out_xml, cp_out_callgrind, cp_summary   the writers
+ */
+
+#include "cp_global.h"
+#include "cp_options.h"
+#include "cp_instrument.h"
+#include "cp_shadow.h"
+#include "cp_edges.h"
+#include "cp_nodes.h"
+#include "cp_callstack.h"
+#include "cp_heap.h"
+#include "cp_events.h"
+#include "cp_output.h"
+#include "pub_tool_aspacemgr.h"
+
+/* Zeroed memory for shadow chunks, straight from the address-space manager
+   (page-granular, returned to the system when freed). */
+void* cp_big_alloc(SizeT n)
+{
+   void* p = VG_(am_shadow_alloc)(n);
+   if (p == NULL) VG_(out_of_memory_NORETURN)("commprof: shadow memory", n);
+   return p;
+}
+
+void cp_big_free(void* p, SizeT n)
+{
+   VG_(am_munmap_valgrind)((Addr)p, n);
+}
+
+static void cp_post_clo_init(void)
+{
+   cp_output_init();                 /* fails early if an output cannot be written */
+   cp_shadow_init(cp_clo.gran_log2);
+   cp_edges_init();
+   cp_threads_init();
+   cp_nodes_init();
+   cp_heap_init();
+   cp_events_init();
+   cp_instrument_init();
+}
+
+static void cp_fini(Int exitcode)
+{
+   cp_output_write_all("exit");
+   if (VG_(clo_stats)) {
+      CpShadowStats st;
+      cp_shadow_get_stats(&st);
+      VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak (%llu bytes peak)\n",
+                st.chunks_live, st.chunks_peak, st.bytes_peak);
+      VG_(dmsg)("commprof: nodes %u, contexts %u, context edges %u\n",
+                cp_n_nodes, cp_n_ctxs, cp_edges_count());
+   }
+}
+
+static void cp_pre_clo_init(void)
+{
+   VG_(details_name)("commprof");
+   VG_(details_version)(CP_TOOL_VERSION);
+   VG_(details_description)("data communication between functions");
+   VG_(details_copyright_author)("Copyright (C) 2026, the commprof authors.");
+   VG_(details_bug_reports_to)("the commprof issue tracker");
+   VG_(details_avg_translation_sizeB)(600);
+
+   VG_(basic_tool_funcs)(cp_post_clo_init, cp_instrument, cp_fini);
+   VG_(needs_command_line_options)(cp_process_cmd_line_option,
+                                   cp_print_usage, cp_print_debug_usage);
+   cp_options_init();
+   cp_heap_register();
+   cp_events_register();
+}
+
+VG_DETERMINE_INTERFACE_VERSION(cp_pre_clo_init)

@@ -1,0 +1,120 @@
+/* commprof: nodes and contexts (see cp_nodes.h). */
+
+#include "cp_global.h"
+#include "cp_nodes.h"
+#include "cp_callstack.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_vkiscnums.h"
+
+CpNode** cp_nodes;
+UInt     cp_n_nodes;
+static UInt nodes_cap;
+
+CpCtx* cp_ctxs;
+UInt   cp_n_ctxs;
+static UInt ctxs_cap;
+
+/* function nodes by entry address */
+typedef struct FnEnt { struct FnEnt* next; UWord key; CpNode* node; } FnEnt;
+static VgHashTable* fn_by_entry;
+
+/* syscall nodes by number */
+static UInt* syscall_node;       /* 0 = not made yet */
+static UInt  syscall_cap;
+
+static CpNode* new_node(UInt kind, const HChar* name, const HChar* object,
+                        const HChar* file, const HChar* dir, UInt line, Addr entry)
+{
+   if (cp_n_nodes == nodes_cap) {
+      nodes_cap = nodes_cap ? nodes_cap * 2 : 256;
+      cp_nodes = VG_(realloc)("cp.nodes.tab", cp_nodes, nodes_cap * sizeof(CpNode*));
+   }
+   CpNode* n = VG_(calloc)("cp.nodes.node", 1, sizeof(CpNode));
+   n->id     = cp_n_nodes;
+   n->kind   = kind;
+   n->entry  = entry;
+   n->name   = VG_(strdup)("cp.nodes.name", name);
+   n->object = VG_(strdup)("cp.nodes.obj", object ? object : "");
+   n->file   = VG_(strdup)("cp.nodes.file", file ? file : "");
+   n->dir    = VG_(strdup)("cp.nodes.dir", dir ? dir : "");
+   n->line   = line;
+   cp_nodes[cp_n_nodes++] = n;
+   cp_threads_node_added(cp_n_nodes);
+   return n;
+}
+
+void cp_nodes_init(void)
+{
+   fn_by_entry = VG_(HT_construct)("cp.nodes.fn_by_entry");
+   new_node(CP_KIND_SPECIAL, "(unwritten)",      "", "", "", 0, 0);
+   new_node(CP_KIND_SPECIAL, "(allocator)",      "", "", "", 0, 0);
+   new_node(CP_KIND_SPECIAL, "(no function)",    "", "", "", 0, 0);
+   new_node(CP_KIND_SPECIAL, "(signal frame)",   "", "", "", 0, 0);
+   new_node(CP_KIND_SPECIAL, "(client request)", "", "", "", 0, 0);
+   tl_assert(cp_n_nodes == CP_NODE_N_FIXED);
+   /* context 0 is (unwritten) of no thread */
+   cp_ctx_new(CP_NODE_UNWRITTEN, 0);
+}
+
+CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
+                         const HChar* file, const HChar* dir, UInt line)
+{
+   FnEnt* e = VG_(HT_lookup)(fn_by_entry, entry);
+   if (e) return e->node;
+   e = VG_(malloc)("cp.nodes.fnent", sizeof(FnEnt));
+   e->key  = entry;
+   e->node = new_node(CP_KIND_FUNCTION, name, object, file, dir, line, entry);
+   VG_(HT_add_node)(fn_by_entry, e);
+   return e->node;
+}
+
+static const HChar* syscall_name(Word sysno)
+{
+   static const struct { Word no; const HChar* name; } names[] = {
+#define X(n) { __NR_##n, #n },
+#include "cp_sysnames.def"
+#undef X
+      { -1, NULL }
+   };
+   for (UInt i = 0; names[i].name; i++)
+      if (names[i].no == sysno) return names[i].name;
+   return NULL;
+}
+
+UInt cp_node_syscall(Word sysno)
+{
+   if (sysno < 0 || sysno > 100000) sysno = 100000;
+   if ((UWord)sysno >= syscall_cap) {
+      UInt ncap = (UInt)sysno + 64;
+      syscall_node = VG_(realloc)("cp.nodes.sys", syscall_node, ncap * sizeof(UInt));
+      for (UInt i = syscall_cap; i < ncap; i++) syscall_node[i] = 0;
+      syscall_cap = ncap;
+   }
+   if (syscall_node[sysno] == 0) {
+      HChar name[64];
+      const HChar* s = syscall_name(sysno);
+      if (s) VG_(snprintf)(name, sizeof(name), "(syscall %s)", s);
+      else   VG_(snprintf)(name, sizeof(name), "(syscall %ld)", sysno);
+      syscall_node[sysno] = new_node(CP_KIND_SPECIAL, name, "", "", "", 0, 0)->id;
+   }
+   return syscall_node[sysno];
+}
+
+void cp_nodes_reset_counters(void)
+{
+   for (UInt i = 0; i < cp_n_nodes; i++) {
+      CpNode* n = cp_nodes[i];
+      n->instrs = n->calls = n->bytes_read = n->bytes_written = 0;
+   }
+}
+
+UInt cp_ctx_new(UInt node, UInt thread)
+{
+   if (cp_n_ctxs == ctxs_cap) {
+      ctxs_cap = ctxs_cap ? ctxs_cap * 2 : 1024;
+      cp_ctxs = VG_(realloc)("cp.ctxs", cp_ctxs, ctxs_cap * sizeof(CpCtx));
+   }
+   cp_ctxs[cp_n_ctxs].node = node;
+   cp_ctxs[cp_n_ctxs].thread = thread;
+   return cp_n_ctxs++;
+}

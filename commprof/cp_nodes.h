@@ -1,0 +1,62 @@
+/* commprof: nodes (functions and special producers) and contexts.
+ *
+ * A node is a function that counts as a producer/consumer, or one of the
+ * special producers of docs/definitions.md.  A context is a (node, thread)
+ * pair; the shadow map stores context ids, so every byte's producer is known
+ * down to the thread that wrote it.  Context 0 is (unwritten). */
+#ifndef CP_NODES_H
+#define CP_NODES_H
+
+#include "pub_tool_basics.h"
+
+typedef enum { CP_KIND_FUNCTION = 0, CP_KIND_SPECIAL = 1 } CpNodeKind;
+
+typedef struct CpNode {
+   ULong  instrs;          /* instructions charged (generated code adds to it) */
+   ULong  calls;           /* entries at the first instruction */
+   ULong  bytes_read;      /* bytes of loads charged to the node */
+   ULong  bytes_written;   /* bytes of stores charged to the node */
+   UInt   id;
+   UInt   kind;            /* CpNodeKind */
+   Addr   entry;           /* first instruction (functions), 0 for specials */
+   HChar* name;            /* demangled */
+   HChar* object;          /* object file, "" for specials */
+   HChar* file;            /* source file of the entry, "" if unknown */
+   HChar* dir;             /* its directory, "" if unknown */
+   UInt   line;            /* source line of the entry, 0 if unknown */
+} CpNode;
+
+/* Fixed special nodes; syscall nodes are made on demand. */
+enum {
+   CP_NODE_UNWRITTEN = 0,
+   CP_NODE_ALLOCATOR = 1,
+   CP_NODE_NOFN      = 2,
+   CP_NODE_SIGFRAME  = 3,
+   CP_NODE_CLREQ     = 4,
+   CP_NODE_N_FIXED   = 5
+};
+
+extern CpNode** cp_nodes;        /* by id */
+extern UInt     cp_n_nodes;
+
+void    cp_nodes_init(void);
+/* The function node whose first instruction is at entry, made if absent. */
+CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
+                         const HChar* file, const HChar* dir, UInt line);
+/* The special node "(syscall NAME)" for system call sysno. */
+UInt    cp_node_syscall(Word sysno);
+/* Zero every node's counters (a forked child starts afresh). */
+void    cp_nodes_reset_counters(void);
+
+/* ---- contexts ---- */
+typedef struct {
+   UInt node;
+   UInt thread;            /* thread index (creation order, 1 = main), 0 for (unwritten) */
+} CpCtx;
+
+extern CpCtx* cp_ctxs;           /* by context id */
+extern UInt   cp_n_ctxs;
+/* Called by the thread module when a map entry is still 0. */
+UInt    cp_ctx_new(UInt node, UInt thread);
+
+#endif

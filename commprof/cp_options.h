@@ -1,0 +1,31 @@
+/* commprof: command-line options. */
+#ifndef CP_OPTIONS_H
+#define CP_OPTIONS_H
+
+#include "pub_tool_basics.h"
+
+typedef enum { CP_NODES_MAIN, CP_NODES_ALL } CpNodesMode;
+
+typedef struct {
+   const HChar* out_file;       /* --commprof-out-file, "none" = do not write */
+   const HChar* xml_file;       /* --commprof-xml-file, "none" = do not write */
+   CpNodesMode  nodes;          /* --nodes */
+   HChar**      node_objs;      /* --node-objs patterns, NULL-terminated */
+   UInt         n_node_objs;
+   Bool         ignore_stack;   /* --ignore-stack */
+   UInt         granularity;    /* --granularity: 1, 2, 4, 8 */
+   UInt         gran_log2;
+   UInt         summary_edges;  /* --summary-edges: edges listed in the stderr summary */
+} CpOptions;
+
+extern CpOptions cp_clo;
+
+void cp_options_init(void);
+Bool cp_process_cmd_line_option(const HChar* arg);
+void cp_print_usage(void);
+void cp_print_debug_usage(void);
+/* Options as "name=value" pairs for the output files' metadata. */
+UInt cp_options_count(void);
+void cp_option_at(UInt i, const HChar** name, HChar* value, SizeT value_sz);
+
+#endif

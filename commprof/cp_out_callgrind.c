@@ -1,0 +1,156 @@
+/* commprof: the communication profile in callgrind format.
+ *
+ * Encoding (docs/manual.md, "The callgrind-format file"):
+ *   - every node is a function with self costs
+ *       Ir Rd Wr CommIn CommOut CommSelf UnMA
+ *     (instructions, bytes read, bytes written, bytes consumed from other
+ *     nodes, bytes other nodes consumed from it, bytes it read that it wrote
+ *     itself, distinct addresses among the bytes it consumed from others);
+ *   - every cross-node edge producer -> consumer is a pseudo call from the
+ *     consumer to the producer: calls= is the number of loads, the cost line
+ *     carries the bytes in the CommIn column and the edge's UnMA in UnMA.
+ * So in KCachegrind the "Callees" of a function are the functions it consumed
+ * data from, and its "Callers" the functions that consumed its data.  The file
+ * holds no real call edges: they would be added up with the pseudo ones. */
+
+#include "cp_global.h"
+#include "cp_output.h"
+#include "cp_nodes.h"
+
+/* Name compression: one id per distinct object and file string. */
+typedef struct { const HChar* s; UInt id; } NameId;
+typedef struct { NameId* v; UInt n, cap; UInt next_id; } NameTab;
+
+static UInt name_id(NameTab* t, const HChar* s, Bool* is_new)
+{
+   for (UInt i = 0; i < t->n; i++)
+      if (VG_(strcmp)(t->v[i].s, s) == 0) { *is_new = False; return t->v[i].id; }
+   if (t->n == t->cap) {
+      t->cap = t->cap ? t->cap * 2 : 32;
+      t->v = VG_(realloc)("cp.cg.names", t->v, t->cap * sizeof(NameId));
+   }
+   t->v[t->n].s = s;
+   t->v[t->n].id = ++t->next_id;
+   *is_new = True;
+   return t->v[t->n++].id;
+}
+
+static const HChar* or_unknown(const HChar* s)
+{
+   return (s && s[0]) ? s : "???";
+}
+
+/* cp_out_puts for names: the format is line-based, so line breaks in a
+   name (there should be none) become spaces. */
+static void put_name(CpOut* o, const HChar* s)
+{
+   HChar buf[256];
+   UInt k = 0;
+   for (const HChar* p = s; *p; p++) {
+      buf[k++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
+      if (k == sizeof(buf) - 1) { buf[k] = 0; cp_out_puts(o, buf); k = 0; }
+   }
+   buf[k] = 0;
+   cp_out_puts(o, buf);
+}
+
+static void spec(CpOut* o, NameTab* t, const HChar* key, const HChar* s)
+{
+   Bool is_new;
+   UInt id = name_id(t, s, &is_new);
+   cp_out_printf(o, "%s=(%u)", key, id);
+   if (is_new) { cp_out_puts(o, " "); put_name(o, s); }
+   cp_out_puts(o, "\n");
+}
+
+static void fn_spec(CpOut* o, const HChar* key, const CpNode* n, Bool* defined)
+{
+   cp_out_printf(o, "%s=(%u)", key, n->id + 1);
+   if (!defined[n->id]) {
+      cp_out_puts(o, " ");
+      put_name(o, n->name);
+      defined[n->id] = True;
+   }
+   cp_out_puts(o, "\n");
+}
+
+static Int cmp_edge_consumer(const void* a, const void* b)
+{
+   const CpNodeEdge* x = *(const CpNodeEdge* const*)a;
+   const CpNodeEdge* y = *(const CpNodeEdge* const*)b;
+   if (x->consumer != y->consumer) return x->consumer < y->consumer ? -1 : 1;
+   if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+   return x->producer < y->producer ? -1 : x->producer > y->producer ? 1 : 0;
+}
+
+Bool cp_write_callgrind(const HChar* name, const CpReport* r)
+{
+   CpOut* o = cp_out_open(name);
+   if (!o) return False;
+
+   HChar cmd[4096];
+   cp_client_cmdline(cmd, sizeof(cmd));
+   ULong sum_unma = 0;
+   for (UInt i = 0; i < r->n_nodes; i++) if (r->active[i]) sum_unma += r->in_unma[i];
+
+   cp_out_puts(o, "# callgrind format\n");
+   cp_out_puts(o, "version: 1\n");
+   cp_out_printf(o, "creator: commprof-%s\n", CP_TOOL_VERSION);
+   cp_out_printf(o, "pid: %d\n", VG_(getpid)());
+   cp_out_puts(o, "cmd: ");
+   put_name(o, cmd);
+   cp_out_puts(o, "\n");
+   cp_out_puts(o, "part: 1\n");
+   cp_out_puts(o, "desc: Tool: commprof, data communication between functions\n");
+   cp_out_puts(o, "desc: Encoding: a call from C to P carries the bytes C consumed from P (P produced them)\n");
+   cp_out_printf(o, "desc: Ended: %s\n", r->reason);
+   cp_out_puts(o, "positions: line\n");
+   cp_out_puts(o, "event: Ir : Instructions executed\n");
+   cp_out_puts(o, "event: Rd : Bytes read\n");
+   cp_out_puts(o, "event: Wr : Bytes written\n");
+   cp_out_puts(o, "event: CommIn : Bytes consumed from other functions\n");
+   cp_out_puts(o, "event: CommOut : Bytes consumed by other functions\n");
+   cp_out_puts(o, "event: CommSelf : Bytes read that the function wrote itself\n");
+   cp_out_puts(o, "event: UnMA : Unique addresses consumed from other functions\n");
+   cp_out_puts(o, "events: Ir Rd Wr CommIn CommOut CommSelf UnMA\n");
+   cp_out_printf(o, "summary: %llu %llu %llu %llu %llu %llu %llu\n",
+                 r->total_instrs, r->total_read, r->total_written,
+                 r->total_comm, r->total_comm, r->total_self, sum_unma);
+
+   /* edges grouped by consumer */
+   const CpNodeEdge** byc = VG_(malloc)("cp.cg.byc", (r->n_edges ? r->n_edges : 1) * sizeof(CpNodeEdge*));
+   for (UInt i = 0; i < r->n_edges; i++) byc[i] = &r->edges[i];
+   VG_(ssort)(byc, r->n_edges, sizeof(CpNodeEdge*), cmp_edge_consumer);
+
+   NameTab obs = {0}, files = {0};
+   Bool* defined = VG_(calloc)("cp.cg.def", r->n_nodes ? r->n_nodes : 1, sizeof(Bool));
+   UInt k = 0;
+   for (UInt i = 0; i < r->n_nodes; i++) {
+      if (!r->active[i]) continue;
+      const CpNode* n = cp_nodes[i];
+      cp_out_puts(o, "\n");
+      spec(o, &obs, "ob", or_unknown(n->object));
+      spec(o, &files, "fl", or_unknown(n->file));
+      fn_spec(o, "fn", n, defined);
+      cp_out_printf(o, "%u %llu %llu %llu %llu %llu %llu %llu\n", n->line,
+                    n->instrs, n->bytes_read, n->bytes_written,
+                    r->in_bytes[i], r->out_bytes[i], r->self_bytes[i], r->in_unma[i]);
+      while (k < r->n_edges && byc[k]->consumer < i) k++;
+      for (; k < r->n_edges && byc[k]->consumer == i; k++) {
+         const CpNode* p = cp_nodes[byc[k]->producer];
+         spec(o, &obs, "cob", or_unknown(p->object));
+         spec(o, &files, "cfi", or_unknown(p->file));
+         fn_spec(o, "cfn", p, defined);
+         cp_out_printf(o, "calls=%llu %u\n", byc[k]->accesses ? byc[k]->accesses : 1, p->line);
+         cp_out_printf(o, "%u 0 0 0 %llu 0 0 %llu\n", n->line, byc[k]->bytes, byc[k]->unma);
+      }
+   }
+   cp_out_printf(o, "\ntotals: %llu %llu %llu %llu %llu %llu %llu\n",
+                 r->total_instrs, r->total_read, r->total_written,
+                 r->total_comm, r->total_comm, r->total_self, sum_unma);
+   VG_(free)(byc);
+   VG_(free)(defined);
+   if (obs.v) VG_(free)(obs.v);
+   if (files.v) VG_(free)(files.v);
+   return cp_out_close(o);
+}

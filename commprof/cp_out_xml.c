@@ -1,0 +1,93 @@
+/* commprof: the XML profile (schema: docs/commprof.rng). */
+
+#include "cp_global.h"
+#include "cp_output.h"
+#include "cp_options.h"
+#include "cp_nodes.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
+
+static void text_element(CpOut* o, const HChar* indent, const HChar* tag, const HChar* text)
+{
+   cp_out_printf(o, "%s<%s>", indent, tag);
+   cp_out_xml_escaped(o, text);
+   cp_out_printf(o, "</%s>\n", tag);
+}
+
+static void attr(CpOut* o, const HChar* name, const HChar* value)
+{
+   cp_out_printf(o, " %s=\"", name);
+   cp_out_xml_escaped(o, value);
+   cp_out_puts(o, "\"");
+}
+
+Bool cp_write_xml(const HChar* name, const CpReport* r)
+{
+   CpOut* o = cp_out_open(name);
+   if (!o) return False;
+
+   cp_out_puts(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+   cp_out_printf(o, "<commprof version=\"%d\">\n", CP_XML_FORMAT_VERSION);
+
+   /* run metadata */
+   cp_out_puts(o, "  <run>\n");
+   cp_out_printf(o, "    <tool name=\"commprof\" version=\"%s\"/>\n", CP_TOOL_VERSION);
+   text_element(o, "    ", "exe", VG_(args_the_exename) ? VG_(args_the_exename) : "");
+   cp_out_puts(o, "    <args>\n");
+   for (Word i = 0; VG_(args_for_client) && i < VG_(sizeXA)(VG_(args_for_client)); i++)
+      text_element(o, "      ", "arg", *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   cp_out_puts(o, "    </args>\n");
+   cp_out_printf(o, "    <pid>%d</pid>\n", VG_(getpid)());
+   cp_out_printf(o, "    <ppid>%d</ppid>\n", VG_(getppid)());
+   cp_out_printf(o, "    <end reason=\"%s\"/>\n", r->reason);
+   cp_out_puts(o, "    <options>\n");
+   for (UInt i = 0; i < cp_options_count(); i++) {
+      const HChar* oname;
+      HChar value[4096];
+      cp_option_at(i, &oname, value, sizeof(value));
+      cp_out_puts(o, "      <option");
+      attr(o, "name", oname);
+      attr(o, "value", value);
+      cp_out_puts(o, "/>\n");
+   }
+   cp_out_puts(o, "    </options>\n");
+   cp_out_printf(o, "    <totals instructions=\"%llu\" bytes-read=\"%llu\" bytes-written=\"%llu\""
+                    " comm-bytes=\"%llu\" comm-unma=\"%llu\" self-bytes=\"%llu\""
+                    " functions=\"%u\" edges=\"%u\"/>\n",
+                 r->total_instrs, r->total_read, r->total_written,
+                 r->total_comm, r->total_comm_unma, r->total_self,
+                 r->n_active, r->n_edges);
+   cp_out_puts(o, "  </run>\n");
+
+   /* functions, before the edges that refer to them */
+   cp_out_puts(o, "  <functions>\n");
+   for (UInt i = 0; i < r->n_nodes; i++) {
+      if (!r->active[i]) continue;
+      const CpNode* n = cp_nodes[i];
+      cp_out_printf(o, "    <function id=\"%u\" kind=\"%s\"", n->id,
+                    n->kind == CP_KIND_FUNCTION ? "function" : "special");
+      attr(o, "name", n->name);
+      attr(o, "object", n->object);
+      attr(o, "file", n->file);
+      attr(o, "dir", n->dir);
+      cp_out_printf(o, " line=\"%u\" instructions=\"%llu\" calls=\"%llu\""
+                       " bytes-read=\"%llu\" bytes-written=\"%llu\"",
+                    n->line, n->instrs, n->calls, n->bytes_read, n->bytes_written);
+      cp_out_printf(o, " in-bytes=\"%llu\" in-unma=\"%llu\" out-bytes=\"%llu\" out-unma=\"%llu\""
+                       " self-bytes=\"%llu\" self-unma=\"%llu\"/>\n",
+                    r->in_bytes[i], r->in_unma[i], r->out_bytes[i], r->out_unma[i],
+                    r->self_bytes[i], r->self_unma[i]);
+   }
+   cp_out_puts(o, "  </functions>\n");
+
+   cp_out_puts(o, "  <edges>\n");
+   for (UInt i = 0; i < r->n_edges; i++) {
+      const CpNodeEdge* e = &r->edges[i];
+      cp_out_printf(o, "    <edge producer=\"%u\" consumer=\"%u\" bytes=\"%llu\""
+                       " unma=\"%llu\" accesses=\"%llu\"/>\n",
+                    e->producer, e->consumer, e->bytes, e->unma, e->accesses);
+   }
+   cp_out_puts(o, "  </edges>\n");
+   cp_out_puts(o, "</commprof>\n");
+   return cp_out_close(o);
+}

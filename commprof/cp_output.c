@@ -1,0 +1,443 @@
+/* commprof: output files and the folded profile (see cp_output.h). */
+
+#include "cp_global.h"
+#include "cp_output.h"
+#include "cp_options.h"
+#include "cp_nodes.h"
+#include "cp_edges.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
+
+/* ------------------------------------------------------------------ */
+/* Error strings                                                      */
+/* ------------------------------------------------------------------ */
+
+const HChar* cp_errno_string(Int err)
+{
+   switch (err) {
+   case VKI_ENOENT:       return "No such file or directory";
+   case VKI_EACCES:       return "Permission denied";
+   case VKI_EPERM:        return "Operation not permitted";
+   case VKI_EROFS:        return "Read-only file system";
+   case VKI_ENOSPC:       return "No space left on device";
+   case VKI_EISDIR:       return "Is a directory";
+   case VKI_ENOTDIR:      return "Not a directory";
+   case VKI_EEXIST:       return "File exists";
+   case VKI_EIO:          return "Input/output error";
+   case 36 /* ENAMETOOLONG */: return "File name too long";
+   case 122 /* EDQUOT */:      return "Disk quota exceeded";
+   case VKI_ELOOP:        return "Too many levels of symbolic links";
+   case VKI_EMFILE:       return "Too many open files";
+   case VKI_EFBIG:        return "File too large";
+   default:               return "error";
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffered writer                                                    */
+/* ------------------------------------------------------------------ */
+
+static void report_failure(const HChar* what, const HChar* name, Int err)
+{
+   VG_(umsg)("commprof: cannot %s %s: %s\n", what, name, cp_errno_string(err));
+}
+
+CpOut* cp_out_open(const HChar* final_name)
+{
+   CpOut* o = VG_(malloc)("cp.out", sizeof(CpOut));
+   SizeT n = VG_(strlen)(final_name) + 32;
+   o->final_name = VG_(strdup)("cp.out.final", final_name);
+   o->tmp_name = VG_(malloc)("cp.out.tmp", n);
+   VG_(snprintf)(o->tmp_name, n, "%s.tmp.%d", final_name, VG_(getpid)());
+   o->n = 0;
+   o->failed = False;
+   o->err = 0;
+   SysRes r = VG_(open)(o->tmp_name, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                        VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+   if (sr_isError(r)) {
+      report_failure("create", o->tmp_name, (Int)sr_Err(r));
+      VG_(free)(o->tmp_name);
+      VG_(free)(o->final_name);
+      VG_(free)(o);
+      return NULL;
+   }
+   o->fd = (Int)sr_Res(r);
+   return o;
+}
+
+static void flush(CpOut* o)
+{
+   UInt off = 0;
+   while (!o->failed && off < o->n) {
+      Int w = VG_(write)(o->fd, o->buf + off, (Int)(o->n - off));
+      if (w <= 0) {
+         o->failed = True;
+         o->err = w < 0 ? -w : VKI_ENOSPC;
+         break;
+      }
+      off += (UInt)w;
+   }
+   o->n = 0;
+}
+
+static void put_bytes(CpOut* o, const HChar* s, SizeT len)
+{
+   while (len > 0) {
+      if (o->n == sizeof(o->buf)) flush(o);
+      SizeT take = sizeof(o->buf) - o->n;
+      if (take > len) take = len;
+      VG_(memcpy)(o->buf + o->n, s, take);
+      o->n += (UInt)take;
+      s += take;
+      len -= take;
+   }
+}
+
+void cp_out_puts(CpOut* o, const HChar* s)
+{
+   put_bytes(o, s, VG_(strlen)(s));
+}
+
+void cp_out_printf(CpOut* o, const HChar* fmt, ...)
+{
+   HChar tmp[1024];
+   va_list vargs;
+   va_start(vargs, fmt);
+   UInt n = VG_(vsnprintf)(tmp, sizeof(tmp), fmt, vargs);
+   va_end(vargs);
+   if (n >= sizeof(tmp)) n = sizeof(tmp) - 1;   /* callers print short pieces only */
+   put_bytes(o, tmp, n);
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static UInt utf8_len(const UChar* s)
+{
+   UChar c = s[0];
+   UInt n;
+   UInt cp;
+   if (c < 0x80) return 1;
+   else if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
+   else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
+   else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
+   else return 0;
+   for (UInt i = 1; i < n; i++) {
+      if ((s[i] & 0xC0) != 0x80) return 0;
+      cp = (cp << 6) | (s[i] & 0x3F);
+   }
+   if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)
+       || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
+      return 0;
+   return n;
+}
+
+void cp_out_xml_escaped(CpOut* o, const HChar* s)
+{
+   const UChar* p = (const UChar*)s;
+   while (*p) {
+      UChar c = *p;
+      switch (c) {
+      case '&':  cp_out_puts(o, "&amp;");  p++; continue;
+      case '<':  cp_out_puts(o, "&lt;");   p++; continue;
+      case '>':  cp_out_puts(o, "&gt;");   p++; continue;
+      case '"':  cp_out_puts(o, "&quot;"); p++; continue;
+      case '\'': cp_out_puts(o, "&apos;"); p++; continue;
+      case '\t': cp_out_puts(o, "&#9;");   p++; continue;
+      case '\n': cp_out_puts(o, "&#10;");  p++; continue;
+      case '\r': cp_out_puts(o, "&#13;");  p++; continue;
+      default: break;
+      }
+      if (c < 0x20) {                 /* not allowed in XML 1.0 */
+         put_bytes(o, "?", 1);
+         p++;
+         continue;
+      }
+      UInt n = utf8_len(p);
+      if (n == 0) {
+         put_bytes(o, "?", 1);
+         p++;
+      } else {
+         put_bytes(o, (const HChar*)p, n);
+         p += n;
+      }
+   }
+}
+
+Bool cp_out_close(CpOut* o)
+{
+   flush(o);
+   VG_(close)(o->fd);
+   Bool ok = !o->failed;
+   if (!ok) {
+      report_failure("write", o->tmp_name, o->err);
+      VG_(unlink)(o->tmp_name);
+   } else if (VG_(rename)(o->tmp_name, o->final_name) != 0) {
+      VG_(umsg)("commprof: cannot rename %s to %s\n", o->tmp_name, o->final_name);
+      VG_(unlink)(o->tmp_name);
+      ok = False;
+   }
+   VG_(free)(o->tmp_name);
+   VG_(free)(o->final_name);
+   VG_(free)(o);
+   return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* File names                                                         */
+/* ------------------------------------------------------------------ */
+
+static Int    startup_pid;
+static HChar* startup_out_name;     /* names as expanded in the first process */
+static HChar* startup_xml_name;
+
+static Bool is_none(const HChar* v)
+{
+   return VG_(strcmp)(v, "none") == 0;
+}
+
+/* Expand an output file option for the current process.  In a forked child
+   whose name has no %p, the pid is appended, so that parent and child never
+   write the same file. */
+static HChar* expand(const HChar* opt, const HChar* fmt, const HChar* startup_name)
+{
+   HChar* name = VG_(expand_file_name)(opt, fmt);
+   if (startup_name && VG_(getpid)() != startup_pid
+       && VG_(strcmp)(name, startup_name) == 0) {
+      SizeT n = VG_(strlen)(name) + 16;
+      HChar* n2 = VG_(malloc)("cp.out.name", n);
+      VG_(snprintf)(n2, n, "%s.%d", name, VG_(getpid)());
+      VG_(free)(name);
+      name = n2;
+   }
+   return name;
+}
+
+static void check_writable(const HChar* opt, const HChar* name)
+{
+   HChar probe[VG_(strlen)(name) + 32];
+   VG_(snprintf)(probe, sizeof(probe), "%s.tmp.%d", name, VG_(getpid)());
+   SysRes r = VG_(open)(probe, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL,
+                        VKI_S_IRUSR | VKI_S_IWUSR);
+   if (sr_isError(r)) {
+      VG_(fmsg)("%s: cannot write %s: %s\n", opt, name, cp_errno_string((Int)sr_Err(r)));
+      VG_(exit)(1);
+   }
+   VG_(close)((Int)sr_Res(r));
+   VG_(unlink)(probe);
+   struct vg_stat st;
+   if (!sr_isError(VG_(stat)(name, &st)) && VKI_S_ISDIR(st.mode)) {
+      VG_(fmsg)("%s: cannot write %s: Is a directory\n", opt, name);
+      VG_(exit)(1);
+   }
+}
+
+void cp_output_init(void)
+{
+   startup_pid = VG_(getpid)();
+   if (!is_none(cp_clo.out_file)) {
+      startup_out_name = VG_(expand_file_name)("--commprof-out-file", cp_clo.out_file);
+      check_writable("--commprof-out-file", startup_out_name);
+   }
+   if (!is_none(cp_clo.xml_file)) {
+      startup_xml_name = VG_(expand_file_name)("--commprof-xml-file", cp_clo.xml_file);
+      check_writable("--commprof-xml-file", startup_xml_name);
+   }
+   if (startup_out_name && startup_xml_name
+       && VG_(strcmp)(startup_out_name, startup_xml_name) == 0) {
+      VG_(fmsg)("--commprof-out-file and --commprof-xml-file name the same file: %s\n",
+                startup_out_name);
+      VG_(exit)(1);
+   }
+}
+
+void cp_output_forked(void)
+{
+   /* names are expanded again at the child's dump (expand() appends the
+      pid when the name would be the parent's) */
+}
+
+void cp_client_cmdline(HChar* buf, SizeT sz)
+{
+   SizeT k = 0;
+   buf[0] = 0;
+   if (VG_(args_the_exename))
+      k += VG_(snprintf)(buf + k, sz - k, "%s", VG_(args_the_exename));
+   for (Word i = 0; VG_(args_for_client) && i < VG_(sizeXA)(VG_(args_for_client)); i++) {
+      if (k + 2 >= sz) break;
+      HChar* a = *(HChar**)VG_(indexXA)(VG_(args_for_client), i);
+      k += VG_(snprintf)(buf + k, sz - k, " %s", a);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* Folding context edges into node edges                              */
+/* ------------------------------------------------------------------ */
+
+static UInt pnode(const CpEdge* e) { return cp_ctxs[cp_edge_producer(e)].node; }
+static UInt cnode(const CpEdge* e) { return cp_ctxs[cp_edge_consumer(e)].node; }
+
+static Int cmp_by_pair(const void* a, const void* b)
+{
+   const CpEdge* x = *(const CpEdge* const*)a;
+   const CpEdge* y = *(const CpEdge* const*)b;
+   UInt xp = pnode(x), yp = pnode(y), xc = cnode(x), yc = cnode(y);
+   if (xp != yp) return xp < yp ? -1 : 1;
+   if (xc != yc) return xc < yc ? -1 : 1;
+   return 0;
+}
+
+static Int cmp_by_consumer(const void* a, const void* b)
+{
+   const CpEdge* x = *(const CpEdge* const*)a;
+   const CpEdge* y = *(const CpEdge* const*)b;
+   UInt xc = cnode(x), yc = cnode(y);
+   return xc < yc ? -1 : xc > yc ? 1 : 0;
+}
+
+static Int cmp_by_producer(const void* a, const void* b)
+{
+   const CpEdge* x = *(const CpEdge* const*)a;
+   const CpEdge* y = *(const CpEdge* const*)b;
+   UInt xp = pnode(x), yp = pnode(y);
+   return xp < yp ? -1 : xp > yp ? 1 : 0;
+}
+
+static Int cmp_node_edges(const void* a, const void* b)
+{
+   const CpNodeEdge* x = a;
+   const CpNodeEdge* y = b;
+   if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+   if (x->producer != y->producer) return x->producer < y->producer ? -1 : 1;
+   if (x->consumer != y->consumer) return x->consumer < y->consumer ? -1 : 1;
+   return 0;
+}
+
+/* Size of the union of the address sets of v[lo..hi). */
+static ULong union_count(CpEdge** v, UInt lo, UInt hi)
+{
+   if (hi - lo == 1) return v[lo]->addrs.count;
+   CpAddrSet u;
+   cp_addrset_init(&u);
+   for (UInt i = lo; i < hi; i++) cp_addrset_union(&u, &v[i]->addrs);
+   ULong n = u.count;
+   cp_addrset_free(&u);
+   return n;
+}
+
+static void build_report(CpReport* r, const HChar* reason)
+{
+   UInt N = cp_n_nodes;
+   VG_(memset)(r, 0, sizeof(*r));
+   r->reason = reason;
+   r->n_nodes = N;
+   r->in_bytes   = VG_(calloc)("cp.rep", N, sizeof(ULong));
+   r->in_unma    = VG_(calloc)("cp.rep", N, sizeof(ULong));
+   r->out_bytes  = VG_(calloc)("cp.rep", N, sizeof(ULong));
+   r->out_unma   = VG_(calloc)("cp.rep", N, sizeof(ULong));
+   r->self_bytes = VG_(calloc)("cp.rep", N, sizeof(ULong));
+   r->self_unma  = VG_(calloc)("cp.rep", N, sizeof(ULong));
+   r->active     = VG_(calloc)("cp.rep", N, sizeof(Bool));
+
+   UInt ne = cp_edges_count();
+   CpEdge** v = VG_(malloc)("cp.rep.v", (ne ? ne : 1) * sizeof(CpEdge*));
+   UInt nv = 0;
+   for (UInt i = 0; i < ne; i++) {
+      CpEdge* e = cp_edge_at(i);
+      if (e->bytes) v[nv++] = e;
+   }
+
+   /* node-level edges */
+   r->edges = VG_(malloc)("cp.rep.edges", (nv ? nv : 1) * sizeof(CpNodeEdge));
+   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_pair);
+   for (UInt i = 0; i < nv; ) {
+      UInt j = i;
+      ULong bytes = 0, acc = 0;
+      while (j < nv && cmp_by_pair(&v[i], &v[j]) == 0) {
+         bytes += v[j]->bytes;
+         acc += v[j]->accesses;
+         j++;
+      }
+      UInt p = pnode(v[i]), c = cnode(v[i]);
+      ULong unma = union_count(v, i, j);
+      if (p == c) {
+         r->self_bytes[p] += bytes;
+         r->self_unma[p] = unma;
+         r->total_self += bytes;
+      } else {
+         CpNodeEdge* ne2 = &r->edges[r->n_edges++];
+         ne2->producer = p;
+         ne2->consumer = c;
+         ne2->bytes = bytes;
+         ne2->accesses = acc;
+         ne2->unma = unma;
+         r->in_bytes[c] += bytes;
+         r->out_bytes[p] += bytes;
+         r->total_comm += bytes;
+      }
+      r->active[p] = r->active[c] = True;
+      i = j;
+   }
+   VG_(ssort)(r->edges, r->n_edges, sizeof(CpNodeEdge), cmp_node_edges);
+
+   /* distinct addresses per consumer and per producer, over cross edges */
+   UInt nx = 0;
+   for (UInt i = 0; i < nv; i++)
+      if (pnode(v[i]) != cnode(v[i])) v[nx++] = v[i];
+   VG_(ssort)(v, nx, sizeof(CpEdge*), cmp_by_consumer);
+   for (UInt i = 0; i < nx; ) {
+      UInt j = i;
+      while (j < nx && cnode(v[j]) == cnode(v[i])) j++;
+      r->in_unma[cnode(v[i])] = union_count(v, i, j);
+      i = j;
+   }
+   VG_(ssort)(v, nx, sizeof(CpEdge*), cmp_by_producer);
+   for (UInt i = 0; i < nx; ) {
+      UInt j = i;
+      while (j < nx && pnode(v[j]) == pnode(v[i])) j++;
+      r->out_unma[pnode(v[i])] = union_count(v, i, j);
+      i = j;
+   }
+   r->total_comm_unma = nx ? union_count(v, 0, nx) : 0;
+   VG_(free)(v);
+
+   for (UInt i = 0; i < N; i++) {
+      CpNode* n = cp_nodes[i];
+      r->total_instrs  += n->instrs;
+      r->total_read    += n->bytes_read;
+      r->total_written += n->bytes_written;
+      if (n->instrs || n->calls || n->bytes_read || n->bytes_written) r->active[i] = True;
+      if (r->active[i]) r->n_active++;
+   }
+}
+
+static void free_report(CpReport* r)
+{
+   VG_(free)(r->edges);
+   VG_(free)(r->in_bytes);
+   VG_(free)(r->in_unma);
+   VG_(free)(r->out_bytes);
+   VG_(free)(r->out_unma);
+   VG_(free)(r->self_bytes);
+   VG_(free)(r->self_unma);
+   VG_(free)(r->active);
+}
+
+void cp_output_write_all(const HChar* reason)
+{
+   CpReport r;
+   build_report(&r, reason);
+   HChar* out_name = NULL;
+   HChar* xml_name = NULL;
+   Bool out_ok = False, xml_ok = False;
+   if (!is_none(cp_clo.out_file)) {
+      out_name = expand("--commprof-out-file", cp_clo.out_file, startup_out_name);
+      out_ok = cp_write_callgrind(out_name, &r);
+   }
+   if (!is_none(cp_clo.xml_file)) {
+      xml_name = expand("--commprof-xml-file", cp_clo.xml_file, startup_xml_name);
+      xml_ok = cp_write_xml(xml_name, &r);
+   }
+   cp_print_summary(&r, out_ok ? out_name : NULL, xml_ok ? xml_name : NULL);
+   if (out_name) VG_(free)(out_name);
+   if (xml_name) VG_(free)(xml_name);
+   free_report(&r);
+}

@@ -1,0 +1,69 @@
+/* commprof: the profile as written to files and to stderr.
+ *
+ * At a dump the per-context edges are folded into node-level edges (UnMA by
+ * exact union of the address sets) and written as XML (cp_out_xml.c) and in
+ * callgrind format (cp_out_callgrind.c), each to a temporary name first and
+ * renamed into place, so a file is either complete or absent. */
+#ifndef CP_OUTPUT_H
+#define CP_OUTPUT_H
+
+#include "pub_tool_basics.h"
+
+/* ---- buffered file writer with error checking ---- */
+typedef struct {
+   Int    fd;
+   Bool   failed;
+   Int    err;          /* errno of the first failure */
+   UInt   n;
+   HChar* tmp_name;
+   HChar* final_name;
+   HChar  buf[65536];
+} CpOut;
+
+CpOut* cp_out_open(const HChar* final_name);          /* NULL on failure (reported) */
+void   cp_out_printf(CpOut* o, const HChar* fmt, ...) PRINTF_CHECK(2, 3);
+void   cp_out_puts(CpOut* o, const HChar* s);
+/* Write s as XML text/attribute content: escapes & < > " ', drops bytes
+   that XML 1.0 forbids and replaces invalid UTF-8 by '?'. */
+void   cp_out_xml_escaped(CpOut* o, const HChar* s);
+/* Flush, close and rename into place; False (reported) on failure. */
+Bool   cp_out_close(CpOut* o);
+const HChar* cp_errno_string(Int err);
+
+/* ---- the folded profile ---- */
+typedef struct {
+   UInt  producer, consumer;     /* node ids */
+   ULong bytes, accesses, unma;
+} CpNodeEdge;
+
+typedef struct {
+   CpNodeEdge* edges;            /* cross-node edges, by bytes descending */
+   UInt        n_edges;
+   UInt        n_nodes;          /* = cp_n_nodes at the dump */
+   ULong*      in_bytes;         /* per node */
+   ULong*      in_unma;
+   ULong*      out_bytes;
+   ULong*      out_unma;
+   ULong*      self_bytes;
+   ULong*      self_unma;
+   Bool*       active;           /* node appears in the profile */
+   ULong       total_instrs, total_read, total_written;
+   ULong       total_comm, total_comm_unma, total_self;
+   UInt        n_active;
+   const HChar* reason;          /* "exit", "exec", ... */
+} CpReport;
+
+void cp_output_init(void);              /* post_clo_init: check the outputs can be written */
+void cp_output_write_all(const HChar* reason);
+void cp_output_forked(void);            /* in a forked child */
+/* Expanded names of the files of the last dump (NULL if not written). */
+
+/* writers */
+Bool cp_write_xml(const HChar* name, const CpReport* r);
+Bool cp_write_callgrind(const HChar* name, const CpReport* r);
+void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml_name);
+
+/* command line of the client, for the writers */
+void cp_client_cmdline(HChar* buf, SizeT sz);
+
+#endif

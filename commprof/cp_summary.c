@@ -1,0 +1,33 @@
+/* commprof: the summary printed on stderr at exit, in Valgrind's style. */
+
+#include "cp_global.h"
+#include "cp_output.h"
+#include "cp_options.h"
+#include "cp_nodes.h"
+
+void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml_name)
+{
+   if (VG_(clo_verbosity) == 0) return;
+   VG_(umsg)("\n");
+   VG_(umsg)("Instructions:  %'llu\n", r->total_instrs);
+   VG_(umsg)("Bytes read:    %'llu\n", r->total_read);
+   VG_(umsg)("Bytes written: %'llu\n", r->total_written);
+   VG_(umsg)("Communication: %'llu bytes between functions over %'llu unique addresses;"
+             " %'llu bytes within functions\n",
+             r->total_comm, r->total_comm_unma, r->total_self);
+   UInt top = cp_clo.summary_edges;
+   if (top > r->n_edges) top = r->n_edges;
+   if (top > 0) {
+      VG_(umsg)("\n");
+      VG_(umsg)("Top %u of %u edges (producer -> consumer):\n", top, r->n_edges);
+      VG_(umsg)("%15s %12s  %s\n", "bytes", "unique addrs", "edge");
+      for (UInt i = 0; i < top; i++) {
+         const CpNodeEdge* e = &r->edges[i];
+         VG_(umsg)("%'15llu %'12llu  %s -> %s\n", e->bytes, e->unma,
+                   cp_nodes[e->producer]->name, cp_nodes[e->consumer]->name);
+      }
+   }
+   VG_(umsg)("\n");
+   if (out_name) VG_(umsg)("Callgrind-format profile: %s\n", out_name);
+   if (xml_name) VG_(umsg)("XML profile: %s\n", xml_name);
+}
