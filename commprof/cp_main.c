@@ -25,6 +25,7 @@
 #include "cp_events.h"
 #include "cp_output.h"
 #include "pub_tool_aspacemgr.h"
+#include "commprof.h"
 
 /* Zeroed memory for shadow chunks, straight from the address-space manager
    (page-granular, returned to the system when freed). */
@@ -65,6 +66,21 @@ static void cp_fini(Int exitcode)
    }
 }
 
+static Bool cp_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
+{
+   if (!VG_IS_TOOL_USERREQ('C', 'P', arg[0])) return False;
+   switch (arg[0]) {
+   case VG_USERREQ__COMMPROF_DUMP_PROFILE:
+      cp_output_write_all("request");
+      *ret = 0;
+      return True;
+   default:
+      VG_(message)(Vg_UserMsg, "commprof: unknown client request 0x%lx ignored\n", arg[0]);
+      *ret = 0;
+      return True;
+   }
+}
+
 static void cp_pre_clo_init(void)
 {
    VG_(details_name)("commprof");
@@ -77,6 +93,7 @@ static void cp_pre_clo_init(void)
    VG_(basic_tool_funcs)(cp_post_clo_init, cp_instrument, cp_fini);
    VG_(needs_command_line_options)(cp_process_cmd_line_option,
                                    cp_print_usage, cp_print_debug_usage);
+   VG_(needs_client_requests)(cp_handle_client_request);
    cp_options_init();
    cp_heap_register();
    cp_events_register();
