@@ -13,6 +13,7 @@ void cp_options_init(void)
 {
    cp_clo.out_file      = "commprof.out.%p";
    cp_clo.xml_file      = "commprof.out.%p.xml";
+   cp_clo.dot_file      = "none";
    cp_clo.nodes         = CP_NODES_MAIN;
    cp_clo.node_objs     = NULL;
    cp_clo.n_node_objs   = 0;
@@ -93,6 +94,9 @@ Bool cp_process_cmd_line_option(const HChar* arg)
    } else if ((v = opt_value(arg, "--commprof-xml-file"))) {
       check_file_name(arg, v);
       cp_clo.xml_file = v;
+   } else if ((v = opt_value(arg, "--commprof-dot-file"))) {
+      check_file_name(arg, v);
+      cp_clo.dot_file = v;
    } else if ((v = opt_value(arg, "--nodes"))) {
       if (VG_(strcmp)(v, "main") == 0) cp_clo.nodes = CP_NODES_MAIN;
       else if (VG_(strcmp)(v, "all") == 0) cp_clo.nodes = CP_NODES_ALL;
@@ -125,6 +129,8 @@ void cp_print_usage(void)
 "                                an environment variable; 'none' writes nothing\n"
 "    --commprof-xml-file=<file>  XML profile [commprof.out.%%p.xml]; 'none'\n"
 "                                writes nothing\n"
+"    --commprof-dot-file=<file>  communication graph in Graphviz DOT format,\n"
+"                                the 60 heaviest edges [none]\n"
 "    --nodes=main|all            which functions are nodes: those of the main\n"
 "                                executable, or every function of every\n"
 "                                object [main]\n"
@@ -145,7 +151,7 @@ void cp_print_debug_usage(void)
 }
 
 static const HChar* const option_names[] = {
-   "commprof-out-file", "commprof-xml-file", "nodes", "node-objs",
+   "commprof-out-file", "commprof-xml-file", "commprof-dot-file", "nodes", "node-objs",
    "ignore-stack", "granularity", "summary-edges"
 };
 
@@ -161,16 +167,17 @@ void cp_option_at(UInt i, const HChar** name, HChar* value, SizeT value_sz)
    switch (i) {
    case 0: VG_(snprintf)(value, value_sz, "%s", cp_clo.out_file); break;
    case 1: VG_(snprintf)(value, value_sz, "%s", cp_clo.xml_file); break;
-   case 2: VG_(snprintf)(value, value_sz, "%s", cp_clo.nodes == CP_NODES_ALL ? "all" : "main"); break;
-   case 3: {
+   case 2: VG_(snprintf)(value, value_sz, "%s", cp_clo.dot_file); break;
+   case 3: VG_(snprintf)(value, value_sz, "%s", cp_clo.nodes == CP_NODES_ALL ? "all" : "main"); break;
+   case 4: {
       SizeT k = 0;
       for (UInt j = 0; j < cp_clo.n_node_objs && k + 1 < value_sz; j++)
          k += VG_(snprintf)(value + k, value_sz - k, "%s%s", j ? "," : "", cp_clo.node_objs[j]);
       break;
    }
-   case 4: VG_(snprintf)(value, value_sz, "%s", cp_clo.ignore_stack ? "yes" : "no"); break;
-   case 5: VG_(snprintf)(value, value_sz, "%u", cp_clo.granularity); break;
-   case 6: VG_(snprintf)(value, value_sz, "%u", cp_clo.summary_edges); break;
+   case 5: VG_(snprintf)(value, value_sz, "%s", cp_clo.ignore_stack ? "yes" : "no"); break;
+   case 6: VG_(snprintf)(value, value_sz, "%u", cp_clo.granularity); break;
+   case 7: VG_(snprintf)(value, value_sz, "%u", cp_clo.summary_edges); break;
    default: break;
    }
 }

@@ -9,6 +9,7 @@ typedef enum { CP_NODES_MAIN, CP_NODES_ALL } CpNodesMode;
 typedef struct {
    const HChar* out_file;       /* --commprof-out-file, "none" = do not write */
    const HChar* xml_file;       /* --commprof-xml-file, "none" = do not write */
+   const HChar* dot_file;       /* --commprof-dot-file, "none" = do not write */
    CpNodesMode  nodes;          /* --nodes */
    HChar**      node_objs;      /* --node-objs patterns, NULL-terminated */
    UInt         n_node_objs;

@@ -188,6 +188,7 @@ Bool cp_out_close(CpOut* o)
 static Int    startup_pid;
 static HChar* startup_out_name;     /* names as expanded in the first process */
 static HChar* startup_xml_name;
+static HChar* startup_dot_name;
 
 static Bool is_none(const HChar* v)
 {
@@ -241,12 +242,17 @@ void cp_output_init(void)
       startup_xml_name = VG_(expand_file_name)("--commprof-xml-file", cp_clo.xml_file);
       check_writable("--commprof-xml-file", startup_xml_name);
    }
-   if (startup_out_name && startup_xml_name
-       && VG_(strcmp)(startup_out_name, startup_xml_name) == 0) {
-      VG_(fmsg)("--commprof-out-file and --commprof-xml-file name the same file: %s\n",
-                startup_out_name);
-      VG_(exit)(1);
+   if (!is_none(cp_clo.dot_file)) {
+      startup_dot_name = VG_(expand_file_name)("--commprof-dot-file", cp_clo.dot_file);
+      check_writable("--commprof-dot-file", startup_dot_name);
    }
+   const HChar* names[3] = { startup_out_name, startup_xml_name, startup_dot_name };
+   for (UInt i = 0; i < 3; i++)
+      for (UInt j = i + 1; j < 3; j++)
+         if (names[i] && names[j] && VG_(strcmp)(names[i], names[j]) == 0) {
+            VG_(fmsg)("two --commprof-*-file options name the same file: %s\n", names[i]);
+            VG_(exit)(1);
+         }
 }
 
 void cp_output_forked(void)
@@ -436,7 +442,15 @@ void cp_output_write_all(const HChar* reason)
       xml_name = expand("--commprof-xml-file", cp_clo.xml_file, startup_xml_name);
       xml_ok = cp_write_xml(xml_name, &r);
    }
-   cp_print_summary(&r, out_ok ? out_name : NULL, xml_ok ? xml_name : NULL);
+   HChar* dot_name = NULL;
+   Bool dot_ok = False;
+   if (!is_none(cp_clo.dot_file)) {
+      dot_name = expand("--commprof-dot-file", cp_clo.dot_file, startup_dot_name);
+      dot_ok = cp_write_dot(dot_name, &r);
+   }
+   cp_print_summary(&r, out_ok ? out_name : NULL, xml_ok ? xml_name : NULL,
+                    dot_ok ? dot_name : NULL);
+   if (dot_name) VG_(free)(dot_name);
    if (out_name) VG_(free)(out_name);
    if (xml_name) VG_(free)(xml_name);
    free_report(&r);

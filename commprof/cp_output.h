@@ -56,12 +56,13 @@ typedef struct {
 void cp_output_init(void);              /* post_clo_init: check the outputs can be written */
 void cp_output_write_all(const HChar* reason);
 void cp_output_forked(void);            /* in a forked child */
-/* Expanded names of the files of the last dump (NULL if not written). */
 
 /* writers */
 Bool cp_write_xml(const HChar* name, const CpReport* r);
 Bool cp_write_callgrind(const HChar* name, const CpReport* r);
-void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml_name);
+Bool cp_write_dot(const HChar* name, const CpReport* r);
+void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml_name,
+                      const HChar* dot_name);
 
 /* command line of the client, for the writers */
 void cp_client_cmdline(HChar* buf, SizeT sz);

@@ -5,7 +5,8 @@
 #include "cp_options.h"
 #include "cp_nodes.h"
 
-void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml_name)
+void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml_name,
+                      const HChar* dot_name)
 {
    if (VG_(clo_verbosity) == 0) return;
    VG_(umsg)("\n");
@@ -30,4 +31,5 @@ void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml
    VG_(umsg)("\n");
    if (out_name) VG_(umsg)("Callgrind-format profile: %s\n", out_name);
    if (xml_name) VG_(umsg)("XML profile: %s\n", xml_name);
+   if (dot_name) VG_(umsg)("Communication graph: %s\n", dot_name);
 }
