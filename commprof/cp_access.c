@@ -47,8 +47,13 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
 static inline void do_load(Addr a, SizeT sz, UInt c)
 {
    if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
+      CpSlot s = cp_shadow_slot(a);
+      if (CP_SLOT_IS_UNIFORM(s)) {              /* the whole chunk has one producer */
+         cp_edge_credit(CP_SLOT_WRITER(s), c, a, sz);
+         return;
+      }
       UInt  g  = cp_shadow_gran_log2;
-      UInt* e  = cp_shadow_rd_ptr(a);
+      UInt* e  = CP_SLOT_CHUNK(s)->e + cp_shadow_index(a);
       UInt  nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
       UInt  p  = e[0];
       UInt  diff = 0;
@@ -63,14 +68,7 @@ static inline void do_load(Addr a, SizeT sz, UInt c)
 
 static inline void do_store(Addr a, SizeT sz, UInt c)
 {
-   if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
-      UInt  g  = cp_shadow_gran_log2;
-      UInt* e  = cp_shadow_wr_ptr(a);
-      UInt  nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
-      for (UInt i = 0; i < nb; i++) e[i] = c;
-      return;
-   }
-   cp_shadow_set_range(a, sz, c);
+   cp_shadow_store(a, sz, c);
 }
 
 VG_REGPARM(3) void cp_h_load_n(Addr a, UWord sz, CpNode* n)

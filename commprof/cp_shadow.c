@@ -2,24 +2,26 @@
 
 #include "cp_shadow.h"
 
-UInt*  cp_shadow_primary[CP_PRIMARY_SIZE];
-UInt*  cp_shadow_zero_chunk;
+CpSlot cp_shadow_primary[CP_PRIMARY_SIZE];
 UInt   cp_shadow_gran_log2;
+UInt   cp_shadow_entries;
 
-static SizeT chunk_entries;          /* entries per chunk */
-static SizeT chunk_bytes;            /* shadow bytes per chunk */
+static SizeT chunk_bytes;            /* sizeof(CpChunk) + entries */
 static CpShadowStats stats;
+
+/* Released chunks kept for reuse, to spare the system calls. */
+#define POOL_MAX 32
+static CpChunk* pool[POOL_MAX];
+static UInt     pool_n;
 
 /* ---- chunks above the direct range: open-addressing hash table ---- */
 
-typedef struct { Addr cn; UInt* chunk; } HighSlot;
+typedef struct { Addr cn; CpSlot* cell; } HighSlot;
 #define HIGH_EMPTY ((Addr)-1)
 
 static HighSlot* high_tab;
 static SizeT     high_cap;           /* power of two, 0 before first use */
 static SizeT     high_used;
-static Addr      high_last_cn = HIGH_EMPTY;   /* one-entry lookup cache */
-static UInt*     high_last_chunk;
 
 static inline SizeT high_hash(Addr cn)
 {
@@ -38,15 +40,15 @@ static HighSlot* high_find(Addr cn)
    return NULL;
 }
 
-static void high_insert_nogrow(Addr cn, UInt* chunk)
+static void high_insert_nogrow(Addr cn, CpSlot* cell)
 {
    SizeT i = high_hash(cn) & (high_cap - 1);
    while (high_tab[i].cn != HIGH_EMPTY) i = (i + 1) & (high_cap - 1);
    high_tab[i].cn = cn;
-   high_tab[i].chunk = chunk;
+   high_tab[i].cell = cell;
 }
 
-static void high_insert(Addr cn, UInt* chunk)
+static void high_insert(Addr cn, CpSlot* cell)
 {
    if ((high_used + 1) * 2 > high_cap) {
       SizeT     old_cap = high_cap;
@@ -55,10 +57,10 @@ static void high_insert(Addr cn, UInt* chunk)
       high_tab = CP_MALLOC("cp.shadow.high", high_cap * sizeof(HighSlot));
       for (SizeT i = 0; i < high_cap; i++) high_tab[i].cn = HIGH_EMPTY;
       for (SizeT i = 0; i < old_cap; i++)
-         if (old[i].cn != HIGH_EMPTY) high_insert_nogrow(old[i].cn, old[i].chunk);
+         if (old[i].cn != HIGH_EMPTY) high_insert_nogrow(old[i].cn, old[i].cell);
       if (old) CP_FREE(old);
    }
-   high_insert_nogrow(cn, chunk);
+   high_insert_nogrow(cn, cell);
    high_used++;
 }
 
@@ -67,6 +69,7 @@ static void high_remove(HighSlot* s)
 {
    SizeT i = (SizeT)(s - high_tab);
    SizeT j = i;
+   CP_FREE(high_tab[i].cell);
    high_tab[i].cn = HIGH_EMPTY;
    for (;;) {
       j = (j + 1) & (high_cap - 1);
@@ -81,24 +84,47 @@ static void high_remove(HighSlot* s)
       }
    }
    high_used--;
-   high_last_cn = HIGH_EMPTY;
 }
 
-UInt* cp_shadow_high_chunk_rd(Addr cn)
+CpSlot cp_shadow_high_slot(Addr cn)
 {
-   if (cn == high_last_cn) return high_last_chunk;
    HighSlot* s = high_find(cn);
-   UInt* ch = s ? s->chunk : cp_shadow_zero_chunk;
-   high_last_cn = cn;
-   high_last_chunk = ch;
-   return ch;
+   return s ? *s->cell : CP_SLOT_UNIFORM(0);
+}
+
+CpSlot* cp_shadow_high_slot_for_write(Addr cn)
+{
+   HighSlot* s = high_find(cn);
+   if (s) return s->cell;
+   CpSlot* cell = CP_MALLOC("cp.shadow.highcell", sizeof(CpSlot));
+   *cell = CP_SLOT_UNIFORM(0);
+   high_insert(cn, cell);
+   stats.high_chunks_live++;
+   return cell;
+}
+
+/* The slot of chunk cn, for writing. */
+static CpSlot* slot_for_write(Addr cn)
+{
+   return cn < CP_PRIMARY_SIZE ? &cp_shadow_primary[cn] : cp_shadow_high_slot_for_write(cn);
+}
+
+/* A high slot that became uniform 0 is dropped from the table. */
+static void maybe_drop_high(Addr cn)
+{
+   if (cn < CP_PRIMARY_SIZE) return;
+   HighSlot* s = high_find(cn);
+   if (s && *s->cell == CP_SLOT_UNIFORM(0)) {
+      high_remove(s);
+      stats.high_chunks_live--;
+   }
 }
 
 /* ---- chunk allocation ---- */
 
-static UInt* new_chunk(void)
+static CpChunk* alloc_chunk(void)
 {
-   UInt* ch = CP_BIG_ALLOC(chunk_bytes);       /* zeroed */
+   CpChunk* ch = pool_n ? pool[--pool_n] : CP_BIG_ALLOC(chunk_bytes);
    stats.chunks_live++;
    stats.bytes_live += chunk_bytes;
    if (stats.chunks_live > stats.chunks_peak) stats.chunks_peak = stats.chunks_live;
@@ -106,49 +132,39 @@ static UInt* new_chunk(void)
    return ch;
 }
 
-static void drop_chunk(UInt* ch)
+static void release_chunk(CpChunk* ch)
 {
-   CP_BIG_FREE(ch, chunk_bytes);
+   if (pool_n < POOL_MAX) pool[pool_n++] = ch;
+   else CP_BIG_FREE(ch, chunk_bytes);
    stats.chunks_live--;
    stats.bytes_live -= chunk_bytes;
 }
 
-UInt* cp_shadow_chunk_for_write(Addr cn)
+CpChunk* cp_shadow_materialise(CpSlot* slot)
 {
-   if (cn < CP_PRIMARY_SIZE) {
-      UInt* ch = cp_shadow_primary[cn];
-      if (ch == cp_shadow_zero_chunk) {
-         ch = new_chunk();
-         cp_shadow_primary[cn] = ch;
-      }
-      return ch;
-   }
-   HighSlot* s = high_find(cn);
-   if (s) return s->chunk;
-   UInt* ch = new_chunk();
-   high_insert(cn, ch);
-   stats.high_chunks_live++;
-   high_last_cn = cn;
-   high_last_chunk = ch;
+   CpSlot s = *slot;
+   if (!CP_SLOT_IS_UNIFORM(s)) return CP_SLOT_CHUNK(s);
+   CpWriter w = CP_SLOT_WRITER(s);
+   CpChunk* ch = alloc_chunk();
+   for (UInt i = 0; i < cp_shadow_entries; i++) ch->e[i] = w;
+   ch->writes = 0;
+   *slot = (CpSlot)ch;
+   stats.materialised++;
    return ch;
 }
 
-/* Forget chunk cn entirely: it reads as unwritten again. */
-static void forget_chunk(Addr cn)
+void cp_shadow_check_uniform(CpSlot* slot)
 {
-   if (cn < CP_PRIMARY_SIZE) {
-      UInt* ch = cp_shadow_primary[cn];
-      if (ch != cp_shadow_zero_chunk) {
-         drop_chunk(ch);
-         cp_shadow_primary[cn] = cp_shadow_zero_chunk;
-      }
-      return;
-   }
-   HighSlot* s = high_find(cn);
-   if (s) {
-      drop_chunk(s->chunk);
-      high_remove(s);
-      stats.high_chunks_live--;
+   CpChunk* ch = CP_SLOT_CHUNK(*slot);
+   if (ch->writes < cp_shadow_entries / 2) return;
+   ch->writes = 0;
+   UInt w = ch->e[0];
+   UInt diff = 0;
+   for (UInt i = 1; i < cp_shadow_entries; i++) diff |= ch->e[i] ^ w;
+   if (diff == 0) {
+      *slot = CP_SLOT_UNIFORM(w);
+      release_chunk(ch);
+      stats.made_uniform++;
    }
 }
 
@@ -156,32 +172,32 @@ void cp_shadow_init(UInt gran_log2)
 {
    CP_ASSERT(gran_log2 <= 3);
    cp_shadow_gran_log2 = gran_log2;
-   chunk_entries = CP_CHUNK_SIZE >> gran_log2;
-   chunk_bytes   = chunk_entries * sizeof(UInt);
-   cp_shadow_zero_chunk = CP_BIG_ALLOC(chunk_bytes);
+   cp_shadow_entries = (UInt)(CP_CHUNK_SIZE >> gran_log2);
+   chunk_bytes = sizeof(CpChunk) + (SizeT)cp_shadow_entries * sizeof(UInt);
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
-      cp_shadow_primary[i] = cp_shadow_zero_chunk;
+      cp_shadow_primary[i] = CP_SLOT_UNIFORM(0);
    high_tab = NULL;
    high_cap = high_used = 0;
-   high_last_cn = HIGH_EMPTY;
+   pool_n = 0;
    CP_MEMSET(&stats, 0, sizeof(stats));
 }
 
 void cp_shadow_reset(void)
 {
-   for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
-      if (cp_shadow_primary[i] != cp_shadow_zero_chunk) {
-         drop_chunk(cp_shadow_primary[i]);
-         cp_shadow_primary[i] = cp_shadow_zero_chunk;
-      }
+   for (Addr i = 0; i < CP_PRIMARY_SIZE; i++) {
+      if (!CP_SLOT_IS_UNIFORM(cp_shadow_primary[i]))
+         release_chunk(CP_SLOT_CHUNK(cp_shadow_primary[i]));
+      cp_shadow_primary[i] = CP_SLOT_UNIFORM(0);
+   }
    for (SizeT i = 0; i < high_cap; i++)
       if (high_tab[i].cn != HIGH_EMPTY) {
-         drop_chunk(high_tab[i].chunk);
+         if (!CP_SLOT_IS_UNIFORM(*high_tab[i].cell))
+            release_chunk(CP_SLOT_CHUNK(*high_tab[i].cell));
+         CP_FREE(high_tab[i].cell);
          high_tab[i].cn = HIGH_EMPTY;
       }
    high_used = 0;
    stats.high_chunks_live = 0;
-   high_last_cn = HIGH_EMPTY;
 }
 
 /* ---- range operations ---- */
@@ -192,23 +208,30 @@ void cp_shadow_set_range(Addr a, SizeT len, CpWriter w)
    UInt  g     = cp_shadow_gran_log2;
    Addr  first = a >> g;                         /* first block */
    Addr  last  = (a + len - 1) >> g;             /* last block (inclusive) */
-   if (last < first) last = ((Addr)-1) >> g;     /* wrapped: clamp to the top */
-   Addr  bpc   = (Addr)chunk_entries;            /* blocks per chunk */
+   if (a + len - 1 < a) last = ((Addr)-1) >> g;  /* wrapped: clamp to the top */
+   Addr  bpc   = (Addr)cp_shadow_entries;        /* blocks per chunk */
    Addr  b = first;
    for (;;) {
       Addr cn     = b / bpc;
       Addr off    = b % bpc;
       Addr end_b  = (cn + 1) * bpc - 1;          /* last block of this chunk */
       if (end_b > last) end_b = last;
-      SizeT n = (SizeT)(end_b - b + 1);
-      if (w == 0 && off == 0 && n == bpc) {
-         forget_chunk(cn);
-      } else if (w == 0 && cp_shadow_rd_ptr(cn << CP_CHUNK_BITS) == cp_shadow_zero_chunk) {
-         /* already unwritten */
+      UInt n = (UInt)(end_b - b + 1);
+      CpSlot s = cn < CP_PRIMARY_SIZE ? cp_shadow_primary[cn] : cp_shadow_high_slot(cn);
+      if (s == CP_SLOT_UNIFORM(w)) {
+         /* nothing changes */
+      } else if (off == 0 && n == bpc) {
+         CpSlot* slot = slot_for_write(cn);
+         if (!CP_SLOT_IS_UNIFORM(*slot)) release_chunk(CP_SLOT_CHUNK(*slot));
+         *slot = CP_SLOT_UNIFORM(w);
+         maybe_drop_high(cn);
       } else {
-         UInt* ch = cp_shadow_chunk_for_write(cn);
-         UInt* e  = ch + off;
-         for (SizeT i = 0; i < n; i++) e[i] = w;
+         CpSlot* slot = slot_for_write(cn);
+         CpChunk* ch = cp_shadow_materialise(slot);
+         for (UInt i = 0; i < n; i++) ch->e[off + i] = w;
+         ch->writes += n;
+         cp_shadow_check_uniform(slot);
+         maybe_drop_high(cn);
       }
       if (end_b == last) break;
       b = end_b + 1;
@@ -221,20 +244,25 @@ void cp_shadow_copy_range(Addr dst, Addr src, SizeT len)
    UInt  g    = cp_shadow_gran_log2;
    SizeT nblk = (SizeT)(((src + len - 1) >> g) - (src >> g) + 1);
    Addr  sb   = src >> g, db = dst >> g;
-   /* Copy block by block in the direction that is safe for overlap. */
+   /* Copy block by block, in the direction that is safe for overlap; runs of
+      one producer are written with set_range. */
    if (db < sb) {
-      for (SizeT i = 0; i < nblk; i++) {
-         CpWriter w = *cp_shadow_rd_ptr((sb + i) << g);
-         UInt* d = (w == 0 && *cp_shadow_rd_ptr((db + i) << g) == 0)
-                   ? NULL : cp_shadow_wr_ptr((db + i) << g);
-         if (d) *d = w;
+      SizeT i = 0;
+      while (i < nblk) {
+         CpWriter w = cp_shadow_get((sb + i) << g);
+         SizeT j = i + 1;
+         while (j < nblk && cp_shadow_get((sb + j) << g) == w) j++;
+         cp_shadow_set_range((db + i) << g, (j - i) << g, w);
+         i = j;
       }
    } else {
-      for (SizeT i = nblk; i-- > 0; ) {
-         CpWriter w = *cp_shadow_rd_ptr((sb + i) << g);
-         UInt* d = (w == 0 && *cp_shadow_rd_ptr((db + i) << g) == 0)
-                   ? NULL : cp_shadow_wr_ptr((db + i) << g);
-         if (d) *d = w;
+      SizeT i = nblk;
+      while (i > 0) {
+         CpWriter w = cp_shadow_get((sb + i - 1) << g);
+         SizeT j = i - 1;
+         while (j > 0 && cp_shadow_get((sb + j - 1) << g) == w) j--;
+         cp_shadow_set_range((db + j) << g, (i - j) << g, w);
+         i = j;
       }
    }
 }

@@ -6,16 +6,23 @@
  *
  * Layout (a hybrid, as in MCProf and memcheck):
  *   - a directly indexed primary table covering [0, 2^CP_DIRECT_BITS), the
- *     address range Valgrind hands to clients on amd64-linux, one entry per
+ *     address range Valgrind hands to clients on amd64-linux, one slot per
  *     64 KiB chunk of application memory;
- *   - secondary chunks of (64 KiB >> gran_log2) entries, allocated on the first
- *     write into the chunk, so only memory that was written costs shadow;
- *   - one shared chunk of zeroes that every never-written chunk points to; it
- *     is never written (writers replace it by a fresh chunk first);
+ *   - a slot is either a *uniform* chunk, a tagged producer id meaning "every
+ *     block of this chunk has this producer" (no memory at all: never-written
+ *     memory is uniform 0, the shared read-only chunk of zeroes), or a pointer
+ *     to a *materialised* chunk of (64 KiB >> gran_log2) entries, made on the
+ *     first write that breaks uniformity;
+ *   - a materialised chunk that one writer has overwritten completely turns
+ *     uniform again (checked when a store reaches either end of the chunk after
+ *     at least half a chunk of writes), so bulk data such as arrays written by
+ *     one function costs no shadow memory and its loads touch no shadow
+ *     entries;
  *   - for addresses at or above 2^CP_DIRECT_BITS, a hash table from chunk
- *     number to chunk.
- * At granularity 1 the shadow costs 4 bytes per application byte of every
- * chunk that was written, and nothing for the rest.
+ *     number to slot.
+ * At granularity 1 a materialised chunk costs 4 bytes per application byte;
+ * memory that was never written, or that one producer wrote entirely, costs
+ * nothing.
  *
  * This module is pure: it compiles into the tool and into the host unit
  * tests (tests/unit/test_shadow.c).
@@ -32,9 +39,22 @@
 
 typedef UInt CpWriter;        /* producer context id; 0 = unwritten */
 
-extern UInt*  cp_shadow_primary[CP_PRIMARY_SIZE];
-extern UInt*  cp_shadow_zero_chunk;                 /* the shared chunk of zeroes */
-extern UInt   cp_shadow_gran_log2;                  /* 0..3 */
+typedef struct {
+   UInt writes;              /* entries written since made or last checked */
+   UInt pad[15];             /* entries start on their own cache line */
+   UInt e[];                 /* CP_CHUNK_SIZE >> gran_log2 entries */
+} CpChunk;
+
+/* A slot: (w << 1) | 1 for a uniform chunk of writer w, else a CpChunk*. */
+typedef UWord CpSlot;
+#define CP_SLOT_UNIFORM(w)     ((((CpSlot)(w)) << 1) | 1)
+#define CP_SLOT_IS_UNIFORM(s)  ((s) & 1)
+#define CP_SLOT_WRITER(s)      ((CpWriter)((s) >> 1))
+#define CP_SLOT_CHUNK(s)       ((CpChunk*)(s))
+
+extern CpSlot cp_shadow_primary[CP_PRIMARY_SIZE];
+extern UInt   cp_shadow_gran_log2;               /* 0..3 */
+extern UInt   cp_shadow_entries;                 /* entries per chunk */
 
 /* Set up the map for blocks of 2^gran_log2 bytes.  Call once. */
 void   cp_shadow_init(UInt gran_log2);
@@ -42,49 +62,72 @@ void   cp_shadow_init(UInt gran_log2);
 void   cp_shadow_reset(void);
 
 /* Slow paths, out of line. */
-UInt*  cp_shadow_high_chunk_rd(Addr chunk_no);
-UInt*  cp_shadow_chunk_for_write(Addr chunk_no);
+CpSlot  cp_shadow_high_slot(Addr chunk_no);
+CpSlot* cp_shadow_high_slot_for_write(Addr chunk_no);
+CpChunk* cp_shadow_materialise(CpSlot* slot);
+void    cp_shadow_check_uniform(CpSlot* slot);
 
-/* Pointer to the entry of the block holding a, for reading.  The entries of
-   the rest of a's chunk follow it. */
-static inline UInt* cp_shadow_rd_ptr(Addr a)
+/* The slot of the chunk holding a. */
+static inline CpSlot cp_shadow_slot(Addr a)
 {
-   Addr  cn = a >> CP_CHUNK_BITS;
-   UInt* ch = CP_LIKELY(cn < CP_PRIMARY_SIZE) ? cp_shadow_primary[cn]
-                                              : cp_shadow_high_chunk_rd(cn);
-   return ch + ((a & (CP_CHUNK_SIZE - 1)) >> cp_shadow_gran_log2);
+   Addr cn = a >> CP_CHUNK_BITS;
+   return CP_LIKELY(cn < CP_PRIMARY_SIZE) ? cp_shadow_primary[cn] : cp_shadow_high_slot(cn);
 }
 
-/* Pointer to the entry of the block holding a, for writing: allocates the
-   chunk if it was never written. */
-static inline UInt* cp_shadow_wr_ptr(Addr a)
+/* Index of a's block within its chunk. */
+static inline UInt cp_shadow_index(Addr a)
 {
-   Addr  cn = a >> CP_CHUNK_BITS;
-   UInt* ch = CP_LIKELY(cn < CP_PRIMARY_SIZE) ? cp_shadow_primary[cn] : NULL;
-   if (CP_UNLIKELY(ch == cp_shadow_zero_chunk || ch == NULL))
-      ch = cp_shadow_chunk_for_write(cn);
-   return ch + ((a & (CP_CHUNK_SIZE - 1)) >> cp_shadow_gran_log2);
+   return (UInt)((a & (CP_CHUNK_SIZE - 1)) >> cp_shadow_gran_log2);
 }
 
 /* Producer of the block holding byte a. */
 static inline CpWriter cp_shadow_get(Addr a)
 {
-   return *cp_shadow_rd_ptr(a);
+   CpSlot s = cp_shadow_slot(a);
+   return CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s) : CP_SLOT_CHUNK(s)->e[cp_shadow_index(a)];
 }
 
 /* Make w the producer of every block that [a, a+len) touches. */
 void   cp_shadow_set_range(Addr a, SizeT len, CpWriter w);
+
+/* A store of len bytes at a by w: the hot-path form of set_range. */
+static inline void cp_shadow_store(Addr a, SizeT len, CpWriter w)
+{
+   Addr off = a & (CP_CHUNK_SIZE - 1);
+   Addr cn  = a >> CP_CHUNK_BITS;
+   if (CP_UNLIKELY(off + len > CP_CHUNK_SIZE || cn >= CP_PRIMARY_SIZE || len == 0)) {
+      cp_shadow_set_range(a, len, w);
+      return;
+   }
+   CpSlot* slot = &cp_shadow_primary[cn];
+   CpSlot  s = *slot;
+   if (CP_SLOT_IS_UNIFORM(s)) {
+      if (s == CP_SLOT_UNIFORM(w)) return;      /* already w's */
+   }
+   CpChunk* ch = CP_SLOT_IS_UNIFORM(s) ? cp_shadow_materialise(slot) : CP_SLOT_CHUNK(s);
+   UInt g  = cp_shadow_gran_log2;
+   UInt i0 = (UInt)(off >> g);
+   UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
+   UInt* e = ch->e + i0;
+   for (UInt i = 0; i < nb; i++) e[i] = w;
+   ch->writes += nb;
+   if (CP_UNLIKELY(i0 == 0 || i0 + nb == cp_shadow_entries))
+      cp_shadow_check_uniform(slot);
+}
+
 /* Copy the producers of [src, src+len) to [dst, dst+len), block by block
    (the ranges may overlap). */
 void   cp_shadow_copy_range(Addr dst, Addr src, SizeT len);
 
 /* Statistics. */
 typedef struct {
-   ULong chunks_live;        /* chunks currently allocated */
+   ULong chunks_live;        /* materialised chunks now */
    ULong chunks_peak;
-   ULong bytes_live;         /* shadow bytes in live chunks */
+   ULong bytes_live;         /* shadow bytes in materialised chunks */
    ULong bytes_peak;
-   ULong high_chunks_live;   /* of which above the direct range */
+   ULong high_chunks_live;   /* slots above the direct range that are not uniform 0 */
+   ULong made_uniform;       /* times a materialised chunk turned uniform */
+   ULong materialised;       /* times a chunk was materialised */
 } CpShadowStats;
 void   cp_shadow_get_stats(CpShadowStats* st);
 
