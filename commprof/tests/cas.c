@@ -22,9 +22,9 @@
  *      adder     -> reader2  bytes=8 unma=8
  *   In particular no cas_lose -> reader edge (the failed CAS stored nothing).
  *   None of these functions reads any other memory written by another listed function.
- *   At -O0 and -O2 each function performs exactly one access of `word` of the sizes above
- *   (volatile-free C, but atomics are never elided, and the plain accesses go through
- *   volatile pointers).
+ *   At -O0 and -O2 each function makes exactly one access to `word`, of the size above
+ *   (atomics are never elided or merged; the plain accesses go through volatile
+ *   pointers). At -O0 the functions also touch their own stack slots (self edges).
  *
  * stdout: win=1 lose=0 after_cas=2 after_add=7
  */

@@ -35,7 +35,7 @@
  *
  * No other edges among {fill, copy, fill2, lenf}: memset reads no user memory, memcpy
  * reads only buf, strlen reads only sbuf, and none reads another's stack.
- * No edge fill -> use or copy -> copy-like confusions: use reads only dst.
+ * No fill -> use edge: use reads only dst, whose bytes were all last written by copy.
  *
  * stdout: use's sum = 1000 * 'x' = 1000 * 120 = 120000; strlen = 127.
  */

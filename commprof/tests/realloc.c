@@ -4,9 +4,9 @@
  *   main:    p = malloc(64)                       (64 bytes, (unwritten))
  *   fill:    writes p[0..64) (16 ints)            -> every byte of the old part: fill
  *   main:    blocker = malloc(64)                 (sits after p, so p cannot grow in
- *                                                  place; natively glibc must move it,
- *                                                  under Valgrind the tool's realloc
- *                                                  always allocates anew and copies)
+ *                                                  place: natively glibc must move it;
+ *                                                  a tool's replacement realloc
+ *                                                  allocates a new block and copies)
  *            q = realloc(p, 256)                  moved (main prints whether q != p)
  *            Per definitions.md the move carries the producers with the bytes:
  *            q[0..64) -> fill, q[64..256) (grown tail) -> (unwritten). The copy itself

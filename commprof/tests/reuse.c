@@ -7,10 +7,11 @@
  *         back). If it does not, main keeps the candidate blocks and allocates up to 64
  *         more 64-byte blocks looking for one at p's address; it reads whichever block it
  *         ends up with. Either way the block r reads is a fresh malloc block, so the
- *         expected edges do not depend on the address; only the stdout line tells whether
- *         the "same address" situation was really exercised (reuse.stdout.exp: "heap
- *         block reused"; the alternative reuse.stdout.exp-notreused keeps the test from
- *         failing when an allocator never reuses the address, which would make the test
+ *         expected edges do not depend on the address; only the stdout line tells
+ *         whether the "same address" situation was really exercised (reuse.stdout.exp:
+ *         "heap block reused"; the alternative reuse.stdout.exp2, "heap block not
+ *         reused", keeps the test from failing with an allocator that never hands the
+ *         address back, e.g. one with a freed-blocks queue: then the heap part is
  *         inconclusive, not wrong).
  *   r:    reads q[0..64) once (values indeterminate: summed into a volatile sink).
  *   => (unwritten) -> r bytes = 64, unma = 64
