@@ -231,16 +231,50 @@ static void check_writable(const HChar* opt, const HChar* name)
    }
 }
 
+/* After an execve traced with --trace-children=yes the new image has the
+   same pid, so its file names are those of the profile the old image wrote
+   just before the exec.  That profile is moved aside to NAME.execN (N = 1, 2,
+   ... along the exec chain) so that the new image does not overwrite it. */
+static void keep_pre_exec_profile(const HChar* name)
+{
+   SysRes r = VG_(open)(name, VKI_O_RDONLY, 0);
+   if (sr_isError(r)) return;
+   Int fd = (Int)sr_Res(r);
+   HChar head[4097];
+   Int n = VG_(read)(fd, head, sizeof(head) - 1);
+   VG_(close)(fd);
+   if (n <= 0) return;
+   head[n] = 0;
+   HChar pid_xml[40], pid_cg[40];
+   VG_(snprintf)(pid_xml, sizeof(pid_xml), "<pid>%d</pid>", VG_(getpid)());
+   VG_(snprintf)(pid_cg, sizeof(pid_cg), "\npid: %d\n", VG_(getpid)());
+   Bool ours = VG_(strstr)(head, pid_xml) || VG_(strstr)(head, pid_cg);
+   Bool exec = VG_(strstr)(head, "<end reason=\"exec\"/>") || VG_(strstr)(head, "\ndesc: Ended: exec\n");
+   if (!ours || !exec) return;
+   SizeT len = VG_(strlen)(name) + 32;
+   HChar aside[len];
+   for (UInt k = 1; k < 1000; k++) {
+      struct vg_stat st;
+      VG_(snprintf)(aside, len, "%s.exec%u", name, k);
+      if (sr_isError(VG_(stat)(aside, &st))) {
+         VG_(rename)(name, aside);
+         return;
+      }
+   }
+}
+
 void cp_output_init(void)
 {
    startup_pid = VG_(getpid)();
    if (!is_none(cp_clo.out_file)) {
       startup_out_name = VG_(expand_file_name)("--commprof-out-file", cp_clo.out_file);
       check_writable("--commprof-out-file", startup_out_name);
+      keep_pre_exec_profile(startup_out_name);
    }
    if (!is_none(cp_clo.xml_file)) {
       startup_xml_name = VG_(expand_file_name)("--commprof-xml-file", cp_clo.xml_file);
       check_writable("--commprof-xml-file", startup_xml_name);
+      keep_pre_exec_profile(startup_xml_name);
    }
    if (!is_none(cp_clo.dot_file)) {
       startup_dot_name = VG_(expand_file_name)("--commprof-dot-file", cp_clo.dot_file);

@@ -1,0 +1,609 @@
+#!/usr/bin/env bash
+# tests/suites/lifecycle.sh: the profile is written however the client ends.
+#
+#  return from main, exit(3) (status kept), SIGSEGV, abort(), SIGTERM from
+#  outside, execve (a profile with <end reason="exec"/> before the new image
+#  runs), a failed execve, fork (parent and child each write their own
+#  complete file, with and without %p in the name), and COMMPROF_DUMP_PROFILE()
+#  (a file with <end reason="request"/> mid-run, rewritten at exit).
+# Every XML file is validated against docs/commprof.rng and must hold the
+# edge between two known functions; callgrind files must be complete; no
+# *.tmp.* file may be left behind.
+#
+# Prints PASS/FAIL lines and, last, "N passed, N failed"; exits 1 on failure.
+
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILDDIR=${COMMPROF_BUILDDIR:-$ROOT}
+export VALGRIND_LIB="$BUILDDIR/.in_place"
+RNG=$ROOT/docs/commprof.rng
+VG_TIMEOUT=${COMMPROF_TEST_TIMEOUT:-120}
+
+npass=0
+nfail=0
+pass() { echo "PASS $1"; npass=$((npass + 1)); }
+fail() {
+    local d=${2//$'\n'/ | }
+    ((${#d} > 600)) && d="${d:0:600}..."
+    echo "FAIL $1: $d"
+    nfail=$((nfail + 1))
+}
+bgpid=
+finish() {
+    echo "$npass passed, $nfail failed"
+    ((nfail == 0))
+    exit
+}
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/commprof-lifecycle.XXXXXX") || { fail setup "mktemp -d failed"; finish; }
+trap '[[ -n $bgpid ]] && kill -KILL "$bgpid" 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T" || { fail setup "cd $T"; finish; }
+ulimit -c 0 2>/dev/null
+
+missing=
+for t in valgrind xmllint python3 gcc timeout; do
+    command -v "$t" >/dev/null 2>&1 || missing+=" $t"
+done
+if [[ -n $missing ]]; then fail prerequisites "not found:$missing"; finish; fi
+if [[ ! -f $RNG ]]; then fail prerequisites "no $RNG"; finish; fi
+
+# valgrind.h, which include/commprof.h includes: where the build found it
+VGINC=$(sed -n 's/^VALGRIND_INCLUDEDIR *= *//p' "$BUILDDIR/Makefile" 2>/dev/null | head -1)
+[[ -f $VGINC/valgrind.h ]] || VGINC=$(pkg-config --variable=includedir valgrind 2>/dev/null)/valgrind
+[[ -f $VGINC/valgrind.h ]] || VGINC=/usr/include/valgrind
+
+# python checker of the output files (the same as in xml.sh)
+cat >"$T/cpcheck.py" <<'PYEOF'
+"""Checks of commprof output files.
+
+  valid FILE              well-formed XML, cross-field consistency (what RelaxNG cannot say)
+  expect FILE WHAT VALUE  WHAT: pid ppid exe reason args (JSON list) option:NAME object:FN dir:FN
+  edge FILE P C [BYTES]   an edge between the functions named P and C (bytes > 0, or == BYTES)
+  noedge FILE P C         no such edge
+  names FILE NAME...      each NAME is the name of exactly one kind="function" node
+  absent FILE NAME...     no node has one of these names
+  cgtotals FILE           callgrind file: totals: == summary: == sum of the self-cost lines
+  cgtree OUT CONS PROD    callgrind_annotate --tree=calling output lists '> PROD' under '* CONS'
+                          (CONS, PROD: "file:function", or "*:function" for any file)
+Prints the problems; exit status 1 if any.
+"""
+import json, re, sys
+import xml.etree.ElementTree as ET
+
+def die(msg):
+    print(msg)
+    sys.exit(1)
+
+def load(path):
+    try:
+        return ET.parse(path).getroot()
+    except Exception as e:
+        die('%s: not well-formed: %s' % (path, e))
+
+def num(el, attr):
+    return int(el.get(attr))
+
+def fns(r): return r.findall('functions/function')
+def edges(r): return r.findall('edges/edge')
+def by_name(r, name): return [f for f in fns(r) if f.get('name') == name]
+
+def valid(path):
+    r = load(path)
+    errs = []
+    if r.tag != 'commprof':
+        die('%s: root element is <%s>' % (path, r.tag))
+    F, E = fns(r), edges(r)
+    ids = {}
+    for f in F:
+        i = num(f, 'id')
+        if i in ids: errs.append('function id %d twice' % i)
+        ids[i] = f
+    pairs = set()
+    for e in E:
+        p, c = num(e, 'producer'), num(e, 'consumer')
+        for x in (p, c):
+            if x not in ids: errs.append('edge refers to unknown id %d' % x)
+        if p == c: errs.append('self edge %d -> %d written as <edge>' % (p, c))
+        if (p, c) in pairs: errs.append('edge %d -> %d twice' % (p, c))
+        pairs.add((p, c))
+        b, u, a = num(e, 'bytes'), num(e, 'unma'), num(e, 'accesses')
+        if not 1 <= u <= b: errs.append('edge %d -> %d: unma %d not in [1, bytes %d]' % (p, c, u, b))
+        if not 1 <= a <= b: errs.append('edge %d -> %d: accesses %d not in [1, bytes %d]' % (p, c, a, b))
+    t = r.find('run/totals')
+    if num(t, 'functions') != len(F): errs.append('totals functions=%s, %d <function>' % (t.get('functions'), len(F)))
+    if num(t, 'edges') != len(E): errs.append('totals edges=%s, %d <edge>' % (t.get('edges'), len(E)))
+    for a in ('instructions', 'bytes-read', 'bytes-written', 'self-bytes'):
+        s = sum(num(f, a) for f in F)
+        if s != num(t, a): errs.append('totals %s=%s, the functions sum to %d' % (a, t.get(a), s))
+    s = sum(num(e, 'bytes') for e in E)
+    if s != num(t, 'comm-bytes'): errs.append('totals comm-bytes=%s, the edges sum to %d' % (t.get('comm-bytes'), s))
+    if num(t, 'comm-unma') > num(t, 'comm-bytes'): errs.append('totals comm-unma > comm-bytes')
+    for i, f in ids.items():
+        for d, key in (('in', 'consumer'), ('out', 'producer')):
+            es = [e for e in E if num(e, key) == i]
+            b = sum(num(e, 'bytes') for e in es)
+            u = num(f, d + '-unma')
+            if num(f, d + '-bytes') != b:
+                errs.append('function %d %s-bytes=%s, its edges sum to %d' % (i, d, f.get(d + '-bytes'), b))
+            if es and not max(num(e, 'unma') for e in es) <= u <= sum(num(e, 'unma') for e in es):
+                errs.append('function %d %s-unma=%d not in [max, sum] of its edges\' unma' % (i, d, u))
+            if not es and u:
+                errs.append('function %d %s-unma=%d without edges' % (i, d, u))
+            if u > num(t, 'comm-unma'):
+                errs.append('function %d %s-unma > totals comm-unma' % (i, d))
+        if num(f, 'self-unma') > num(f, 'self-bytes'): errs.append('function %d self-unma > self-bytes' % i)
+    names = [o.get('name') for o in r.findall('run/options/option')]
+    if len(set(names)) != len(names): errs.append('an option is listed twice: %s' % names)
+    for e in errs: print('%s: %s' % (path, e))
+    return 1 if errs else 0
+
+def get(r, what):
+    if what in ('pid', 'ppid', 'exe'): return r.find('run/' + what).text or ''
+    if what == 'reason': return r.find('run/end').get('reason')
+    if what == 'args': return json.dumps([a.text or '' for a in r.findall('run/args/arg')], ensure_ascii=False)
+    if what.startswith('option:'):
+        o = [x for x in r.findall('run/options/option') if x.get('name') == what[7:]]
+        return o[0].get('value') if o else None
+    for k in ('object', 'dir', 'file'):
+        if what.startswith(k + ':'):
+            o = by_name(r, what[len(k) + 1:])
+            return o[0].get(k) if o else None
+    die('unknown field ' + what)
+
+def find_edges(path, pn, cn):
+    r = load(path)
+    P, C = by_name(r, pn), by_name(r, cn)
+    if not P: die('%s: no function named %r' % (path, pn))
+    if not C: die('%s: no function named %r' % (path, cn))
+    pi = {num(f, 'id') for f in P}
+    ci = {num(f, 'id') for f in C}
+    return [e for e in edges(r) if num(e, 'producer') in pi and num(e, 'consumer') in ci]
+
+def cgtotals(path):
+    events = summary = totals = sums = None
+    after_calls = False
+    errs = []
+    with open(path, encoding='utf-8', errors='surrogateescape') as fh:
+        for ln, line in enumerate(fh, 1):
+            line = line.rstrip('\n')
+            if line.startswith('events:'):
+                events = line.split()[1:]
+                sums = [0] * len(events)
+            elif line.startswith('summary:'):
+                summary = [int(x) for x in line.split()[1:]]
+            elif line.startswith('totals:'):
+                totals = [int(x) for x in line.split()[1:]]
+            elif line.startswith('calls='):
+                after_calls = True
+            elif line[:1].isdigit() or line[:1] in ('+', '-', '*'):
+                if sums is None: die('%s:%d: cost line before events:' % (path, ln))
+                v = [int(x) for x in line.split()[1:]]
+                if len(v) > len(events): errs.append('line %d: more costs than events' % ln)
+                if after_calls:          # the cost of a call: not a self cost
+                    after_calls = False
+                    continue
+                for i, x in enumerate(v[:len(events)]): sums[i] += x
+    if events is None: errs.append('no events: line')
+    if totals is None: errs.append('no totals: line')
+    elif summary is not None and summary != totals: errs.append('summary: %s != totals: %s' % (summary, totals))
+    if totals is not None and sums is not None and totals != sums:
+        errs.append('totals: %s, the self-cost lines sum to %s' % (totals, sums))
+    for e in errs: print('%s: %s' % (path, e))
+    return 1 if errs else 0
+
+# a function line of callgrind_annotate: cost columns, then '*' (the function)
+# or '>' (a function it calls), then file:function
+LINE = re.compile(r'^([\s\d,.()%]*)\s([*>])\s+(\S.*)$')
+
+def fnmatch_(text, want, tail):
+    # text is "file:function..." as callgrind_annotate prints it; want "file:function",
+    # or "*:function" for any file
+    if want.startswith('*:'):
+        text = text.split(':', 1)[-1]
+        want = want[2:]
+    return text.startswith(want + tail)
+
+def cgtree(path, cons, prod):
+    lines = open(path, encoding='utf-8', errors='surrogateescape').read().split('\n')
+    seen = False
+    for i, l in enumerate(lines):
+        m = LINE.match(l)
+        if not (m and m.group(2) == '*' and fnmatch_(m.group(3) + ' [', cons, ' [')):
+            continue
+        seen = True
+        for l2 in lines[i + 1:]:
+            if not l2.strip(): break
+            m2 = LINE.match(l2)
+            if m2 and m2.group(2) == '>' and fnmatch_(m2.group(3), prod, ' ('): return 0
+    print('%s: %s' % (path, ('no "> %s" line under "* %s"' % (prod, cons)) if seen else 'no "* %s" line' % cons))
+    return 1
+
+def main(a):
+    c = a[0]
+    if c == 'valid': return valid(a[1])
+    if c == 'expect':
+        v = get(load(a[1]), a[2])
+        if v != a[3]:
+            print('%s: %s is %r, expected %r' % (a[1], a[2], v, a[3]))
+            return 1
+        return 0
+    if c == 'edge':
+        es = find_edges(a[1], a[2], a[3])
+        b = sum(num(e, 'bytes') for e in es)
+        if not es or (len(a) > 4 and b != int(a[4])):
+            print('%s: edge %s -> %s: %s bytes, expected %s' % (a[1], a[2], a[3], b if es else 'no edge', a[4] if len(a) > 4 else '> 0'))
+            return 1
+        return 0
+    if c == 'noedge':
+        if find_edges(a[1], a[2], a[3]):
+            print('%s: unexpected edge %s -> %s' % (a[1], a[2], a[3]))
+            return 1
+        return 0
+    if c == 'names':
+        r = load(a[1])
+        bad = 0
+        for n in a[2:]:
+            k = len([f for f in by_name(r, n) if f.get('kind') == 'function'])
+            if k != 1:
+                print('%s: %d functions named %r' % (a[1], k, n))
+                bad = 1
+        if bad: print('names present: ' + json.dumps([f.get('name') for f in fns(r)], ensure_ascii=False))
+        return bad
+    if c == 'absent':
+        r = load(a[1])
+        there = [n for n in a[2:] if by_name(r, n)]
+        if there: print('%s: unexpected functions %s' % (a[1], there))
+        return 1 if there else 0
+    if c == 'cgtotals': return cgtotals(a[1])
+    if c == 'cgtree': return cgtree(a[1], a[2], a[3])
+    die('unknown command ' + c)
+
+sys.exit(main(sys.argv[1:]))
+PYEOF
+
+cpcheck() { python3 "$T/cpcheck.py" "$@" 2>&1; }
+
+# check NAME CMD...: PASS if CMD succeeds, else FAIL with its output
+check() {
+    local name=$1 out
+    shift
+    if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "${out:-exit status $?}"; fi
+}
+
+# ---------------------------------------------------------------------------
+# the client
+
+cat >lc.c <<'CEOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include "commprof.h"
+#define NI __attribute__((noinline, noipa))
+
+int buf[256], cbuf[128], lbuf[64];
+
+NI void produce(int *a, int n) { for (int i = 0; i < n; i++) a[i] = i * 7 + 3; }
+NI long consume(const int *a, int n) { long s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
+NI void child_produce(int *a, int n) { for (int i = 0; i < n; i++) a[i] = i + 1; }
+NI long child_consume(const int *a, int n) { long s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
+NI void later_produce(int *a, int n) { for (int i = 0; i < n; i++) a[i] = 2 * i; }
+NI long later_consume(const int *a, int n) { long s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
+
+static int copy(const char *from, const char *to)
+{
+    char b[65536];
+    int in = open(from, O_RDONLY), out = open(to, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    ssize_t n;
+    if (in < 0 || out < 0) return -1;
+    while ((n = read(in, b, sizeof b)) > 0)
+        if (write(out, b, n) != n) return -1;
+    close(in);
+    close(out);
+    return n < 0 ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "return";
+    produce(buf, 256);
+    printf("sum %ld\n", consume(buf, 256));
+    fflush(stdout);
+    if (!strcmp(mode, "exit3")) exit(3);
+    if (!strcmp(mode, "segv")) *(volatile int *)(long)(argc * 8) = 1;
+    if (!strcmp(mode, "abort")) abort();
+    if (!strcmp(mode, "term")) {
+        char line[32];
+        int fd = open(argv[2], O_CREAT | O_WRONLY | O_TRUNC, 0644);
+        int n = snprintf(line, sizeof line, "%d\n", (int)getpid());
+        if (fd < 0 || write(fd, line, n) != n) return 97;
+        close(fd);
+        rename(argv[2], argv[3]);      /* appears complete */
+        for (;;) pause();
+    }
+    if (!strcmp(mode, "exec")) {
+        execl("/bin/sh", "sh", "-c", "echo EXECED; exit 5", (char *)0);
+        perror("execl");
+        return 99;
+    }
+    if (!strcmp(mode, "execfail")) {
+        execl("/nonexistent-dir/prog", "prog", (char *)0);
+        printf("EXEC-FAILED\n");
+        return 0;
+    }
+    if (!strcmp(mode, "fork")) {
+        pid_t c = fork();
+        if (c < 0) { perror("fork"); return 98; }
+        if (c == 0) {
+            child_produce(cbuf, 128);
+            printf("child-sum %ld\n", child_consume(cbuf, 128));
+            fflush(stdout);
+            if (argc > 2 && !strcmp(argv[2], "_exit")) _exit(0);
+            exit(0);
+        }
+        int st = -1;
+        waitpid(c, &st, 0);
+        later_produce(lbuf, 64);
+        later_consume(lbuf, 64);
+        printf("parent %d child %d status %d\n", (int)getpid(), (int)c, st);
+        return 0;
+    }
+    if (!strcmp(mode, "dump")) {
+        COMMPROF_DUMP_PROFILE();
+        if (copy(argv[2], "snap.xml") == 0 && copy(argv[3], "snap.cg") == 0) printf("SNAP-OK\n");
+        later_produce(lbuf, 64);
+        printf("later %ld\n", later_consume(lbuf, 64));
+        return 0;
+    }
+    return 0;
+}
+CEOF
+if ! out=$(gcc -O0 -g -I"$ROOT/include" -I"$VGINC" -o lc lc.c 2>&1); then
+    fail compile-client "$out"
+    finish
+fi
+
+SUM='sum 229248'
+
+# run NAME ARGS...: in a fresh directory $T/NAME, runs the client with the
+# outputs prof.%p.xml and prof.%p.cg; status in $rc, output in NAME/out, NAME/err
+run() {
+    local d=$1
+    shift
+    mkdir -p "$T/$d"
+    # (the braces keep the shell's "Segmentation fault" report off stderr)
+    { (cd "$T/$d" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
+        --commprof-xml-file=prof.%p.xml --commprof-out-file=prof.%p.cg ../lc "$@" >out 2>err); } 2>/dev/null
+    rc=$?
+}
+
+# cg_complete FILE: a callgrind file that ends with its totals: line
+cg_complete() {
+    [[ -s $1 ]] || { echo "no file $1"; return 1; }
+    tail -n 1 "$1" | grep -q '^totals: [0-9]' || { echo "$1 does not end with a totals: line"; return 1; }
+}
+
+# profile NAME DIR REASON [PID]: DIR holds exactly one prof.PID.xml and its
+# prof.PID.cg; the XML validates, ends for REASON, holds produce -> consume
+profile() {
+    local name=$1 d=$T/$2 reason=$3 want_pid=${4:-} why= out
+    local xmls=("$d"/prof.*.xml)
+    if ((${#xmls[@]} != 1)) || [[ ! -f ${xmls[0]} ]]; then
+        fail "$name" "expected one prof.<pid>.xml in $2, found: $(cd "$d" && ls -A | tr '\n' ' ')"
+        return
+    fi
+    local x=${xmls[0]}
+    local pid=${x##*/prof.}
+    pid=${pid%.xml}
+    [[ -n $want_pid && $pid != "$want_pid" ]] && why+="file is for pid $pid, expected $want_pid; "
+    out=$(xmllint --noout --relaxng "$RNG" "$x" 2>&1) || why+="xmllint: $out; "
+    out=$(cpcheck valid "$x") || why+="$out; "
+    out=$(cpcheck expect "$x" reason "$reason") || why+="$out; "
+    out=$(cpcheck expect "$x" pid "$pid") || why+="$out; "
+    out=$(cpcheck edge "$x" produce consume 1024) || why+="$out; "
+    out=$(cg_complete "$d/prof.$pid.cg") || why+="$out; "
+    if [[ -z $why ]]; then pass "$name"; else fail "$name" "$why"; fi
+}
+
+notmp() {
+    local left
+    left=$(find "$T/$2" -name '*.tmp.*' 2>/dev/null)
+    if [[ -n $left ]]; then fail "$1" "left behind: $left"; else pass "$1"; fi
+}
+
+# status NAME WANT: the run's exit status
+status() {
+    local d=$T/${1%%-*}
+    if ((rc == $2)) && grep -q -x "$SUM" "$d/out"; then
+        pass "$1"
+    else
+        fail "$1" "exit status $rc, expected $2; stdout: $(head -c 200 "$d/out"); stderr: $(tail -n 3 "$d/err" 2>/dev/null)"
+    fi
+}
+
+# ---------------------------------------------------------------------------
+# ends of the process
+
+run return return
+status return-status 0
+profile return-profile return exit
+notmp return-no-tmp return
+
+run exit3 exit3
+status exit3-status 3
+profile exit3-profile exit3 exit
+notmp exit3-no-tmp exit3
+
+run segv segv
+status segv-status 139
+profile segv-profile segv exit
+notmp segv-no-tmp segv
+
+run abort abort
+status abort-status 134
+profile abort-profile abort exit
+notmp abort-no-tmp abort
+
+# SIGTERM from outside, once the client has done its work and sits in pause()
+# (it writes its pid to term/ready when it gets there)
+mkdir -p "$T/term"
+(cd "$T/term" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
+    --commprof-xml-file=prof.%p.xml --commprof-out-file=prof.%p.cg ../lc term ready.new ready >out 2>err) &
+bgpid=$!
+for ((i = 0; i < 600; i++)); do
+    [[ -s $T/term/ready ]] && break
+    sleep 0.05
+done
+vpid=$(head -n 1 "$T/term/ready" 2>/dev/null)
+if [[ $vpid =~ ^[0-9]+$ ]]; then
+    kill -TERM "$vpid"
+    wait "$bgpid"
+    rc=$?
+    bgpid=
+    status term-status 143
+    profile term-profile term exit "$vpid"
+else
+    fail term-status "the client did not reach pause() in 30 s: $(tail -n 3 "$T/term/err")"
+fi
+if [[ -n $bgpid ]]; then
+    pkill -KILL -P "$bgpid" 2>/dev/null     # the valgrind under our timeout
+    kill -KILL "$bgpid" 2>/dev/null
+    wait "$bgpid" 2>/dev/null
+    bgpid=
+fi
+notmp term-no-tmp term
+
+# execve: the profile of what ran before, then the new image (natively)
+run exec exec
+if ((rc == 5)) && grep -q EXECED "$T/exec/out"; then
+    pass exec-new-image-ran
+else
+    fail exec-new-image-ran "exit status $rc (expected 5 from the exec'd shell), stdout: $(head -c 200 "$T/exec/out")"
+fi
+profile exec-profile exec exec
+notmp exec-no-tmp exec
+
+# a failed execve: the process goes on, its final profile is an exit one
+run execfail execfail
+if ((rc == 0)) && grep -q EXEC-FAILED "$T/execfail/out"; then pass execfail-status; else fail execfail-status "exit status $rc, stdout: $(head -c 200 "$T/execfail/out")"; fi
+profile execfail-profile execfail exit
+notmp execfail-no-tmp execfail
+
+# execve traced with --trace-children=yes: the new image has the same pid and
+# so the same file names; the pre-exec profile is kept as NAME.exec1
+d=$T/exectrace
+mkdir -p "$d"
+(cd "$d" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof --trace-children=yes \
+    --commprof-xml-file=prof.%p.xml --commprof-out-file=prof.%p.cg ../lc exec >out 2>err)
+rc=$?
+x=$(ls "$d"/prof.*.xml 2>/dev/null | head -n 1)
+if ((rc == 5)) && [[ -n $x && -s $x && -s $x.exec1 && -s ${x%.xml}.cg.exec1 ]] \
+    && grep -q '<end reason="exec"/>' "$x.exec1" && grep -q '<end reason="exit"/>' "$x" \
+    && grep -q '<exe>/bin/sh</exe>' "$x"; then
+    pass exec-traced-keeps-both-profiles
+else
+    fail exec-traced-keeps-both-profiles "exit status $rc, files: $(ls -A "$d" | tr '\n' ' ')"
+fi
+
+# ---------------------------------------------------------------------------
+# fork
+
+# forkfiles NAME XML CG PID PPID FUNC-P FUNC-C: a complete profile of process PID
+forkfiles() {
+    local name=$1 x=$2 cg=$3 pid=$4 ppid=$5 why= out
+    if [[ ! -s $x ]]; then
+        fail "$name" "no file ${x#$T/}; files: $(ls -A "$(dirname "$x")" | tr '\n' ' ')"
+        return
+    fi
+    out=$(xmllint --noout --relaxng "$RNG" "$x" 2>&1) || why+="xmllint: $out; "
+    out=$(cpcheck valid "$x") || why+="$out; "
+    out=$(cpcheck expect "$x" reason exit) || why+="$out; "
+    out=$(cpcheck expect "$x" pid "$pid") || why+="$out; "
+    [[ -n $ppid ]] && { out=$(cpcheck expect "$x" ppid "$ppid") || why+="$out; "; }
+    out=$(cpcheck edge "$x" "$6" "$7") || why+="$out; "
+    out=$(cg_complete "$cg") || why+="$out; "
+    if [[ -z $why ]]; then pass "$name"; else fail "$name" "$why"; fi
+}
+
+for variant in pid fixed; do
+    d=$T/fork-$variant
+    mkdir -p "$d"
+    if [[ $variant == pid ]]; then
+        xo=prof.%p.xml co=prof.%p.cg how=exit
+    else
+        xo=fixed.xml co=fixed.cg how=_exit
+    fi
+    (cd "$d" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
+        --commprof-xml-file=$xo --commprof-out-file=$co ../lc fork $how >out 2>err)
+    rc=$?
+    line=$(grep '^parent ' "$d/out")
+    read -r _ ppid _ cpid _ cst <<<"$line"
+    if ((rc == 0)) && [[ -n ${cpid:-} && ${cst:-} == 0 ]] && grep -q '^child-sum 8256$' "$d/out"; then
+        pass "fork-$variant-run"
+    else
+        fail "fork-$variant-run" "exit status $rc, stdout: $(head -c 300 "$d/out")"
+        continue
+    fi
+    if [[ $variant == pid ]]; then
+        px=$d/prof.$ppid.xml pc=$d/prof.$ppid.cg cx=$d/prof.$cpid.xml cc=$d/prof.$cpid.cg
+    else
+        px=$d/fixed.xml pc=$d/fixed.cg cx=$d/fixed.xml.$cpid cc=$d/fixed.cg.$cpid
+    fi
+    forkfiles "fork-$variant-parent-profile" "$px" "$pc" "$ppid" "" produce consume
+    forkfiles "fork-$variant-child-profile" "$cx" "$cc" "$cpid" "$ppid" child_produce child_consume
+    # the parent's own work after the child ended is in the parent's file only
+    check "fork-$variant-parent-has-later" cpcheck edge "$px" later_produce later_consume 256
+    check "fork-$variant-child-own-work" cpcheck absent "$cx" later_produce later_consume
+    n=$(ls -A "$d" | grep -c -v -E '^(out|err)$')
+    if ((n == 4)); then pass "fork-$variant-four-files"; else fail "fork-$variant-four-files" "files: $(ls -A "$d" | tr '\n' ' ')"; fi
+    notmp "fork-$variant-no-tmp" "fork-$variant"
+done
+
+# ---------------------------------------------------------------------------
+# COMMPROF_DUMP_PROFILE(): a file mid-run, the final one at exit
+
+d=$T/dump
+mkdir -p "$d"
+(cd "$d" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
+    --commprof-xml-file=dump.xml --commprof-out-file=dump.cg ../lc dump dump.xml dump.cg >out 2>err)
+rc=$?
+if ((rc == 0)) && grep -q SNAP-OK "$d/out"; then
+    pass dump-file-exists-mid-run
+else
+    fail dump-file-exists-mid-run "exit status $rc, stdout: $(head -c 300 "$d/out")"
+fi
+if [[ -s $d/snap.xml ]]; then
+    check dump-request-valid bash -c 'xmllint --noout --relaxng "$1" "$2" && python3 "$3" valid "$2"' _ "$RNG" "$d/snap.xml" "$T/cpcheck.py"
+    check dump-request-reason cpcheck expect "$d/snap.xml" reason request
+    check dump-request-edges bash -c 'python3 "$1" edge "$2" produce consume 1024 && python3 "$1" absent "$2" later_produce later_consume' _ "$T/cpcheck.py" "$d/snap.xml"
+    check dump-request-callgrind bash -c 'grep -q "^desc: Ended: request" "$1" && tail -n 1 "$1" | grep -q "^totals: "' _ "$d/snap.cg"
+fi
+check dump-exit-valid bash -c 'xmllint --noout --relaxng "$1" "$2" && python3 "$3" valid "$2"' _ "$RNG" "$d/dump.xml" "$T/cpcheck.py"
+check dump-exit-reason cpcheck expect "$d/dump.xml" reason exit
+check dump-exit-edges bash -c 'python3 "$1" edge "$2" produce consume 1024 && python3 "$1" edge "$2" later_produce later_consume 256' _ "$T/cpcheck.py" "$d/dump.xml"
+notmp dump-no-tmp dump
+# natively, the request is a no-op
+mkdir -p "$T/native"
+if out=$(cd "$T/native" && ../lc dump /dev/null /dev/null 2>&1) && [[ $out == *"later 4032"* ]]; then
+    pass dump-native-noop
+else
+    fail dump-native-noop "$out"
+fi
+rm -rf "$T/native"     # its snap.* are copies of /dev/null
+
+# ---------------------------------------------------------------------------
+
+bad=
+nx=0
+while IFS= read -r -d '' f; do
+    nx=$((nx + 1))
+    xmllint --noout --relaxng "$RNG" "$f" >/dev/null 2>&1 || bad+=" ${f#$T/}"
+done < <(find "$T" -name '*.xml*' -type f -print0)
+if [[ -z $bad ]] && ((nx > 0)); then pass "all-xml-valid ($nx files)"; else fail all-xml-valid "invalid:${bad:- no XML file found}"; fi
+notmp no-tmp-anywhere .
+
+finish

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# tests/suites/options.sh: command-line options.
+#
+#  - a bad value of a commprof option (or an unknown --commprof-* option)
+#    stops Valgrind with exit status 1 before the client runs, and the first
+#    line of stderr names the option and, for commprof's own options, the
+#    accepted values, all in one line;
+#  - an output file that cannot be written stops it the same way, with a
+#    message naming the path and the reason;
+#  - good values are accepted and recorded in the XML profile;
+#  - --help lists every commprof option.
+#
+# Prints PASS/FAIL lines and, last, "N passed, N failed"; exits 1 on failure.
+
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILDDIR=${COMMPROF_BUILDDIR:-$ROOT}
+export VALGRIND_LIB="$BUILDDIR/.in_place"
+RNG=$ROOT/docs/commprof.rng
+VG_TIMEOUT=${COMMPROF_TEST_TIMEOUT:-120}
+
+npass=0
+nfail=0
+pass() { echo "PASS $1"; npass=$((npass + 1)); }
+fail() {
+    local d=${2//$'\n'/ | }
+    ((${#d} > 600)) && d="${d:0:600}..."
+    echo "FAIL $1: $d"
+    nfail=$((nfail + 1))
+}
+finish() {
+    echo "$npass passed, $nfail failed"
+    ((nfail == 0))
+    exit
+}
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/commprof-options.XXXXXX") || { fail setup "mktemp -d failed"; finish; }
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T" || { fail setup "cd $T"; finish; }
+
+missing=
+for t in valgrind gcc python3 timeout; do
+    command -v "$t" >/dev/null 2>&1 || missing+=" $t"
+done
+if [[ -n $missing ]]; then fail prerequisites "not found:$missing"; finish; fi
+
+# The client leaves a marker file in its working directory and says so.
+cat >client.c <<'EOF'
+#include <stdio.h>
+#include <fcntl.h>
+#include <unistd.h>
+#define NI __attribute__((noinline, noipa))
+int buf[64];
+NI void produce(int *a, int n) { for (int i = 0; i < n; i++) a[i] = i + 1; }
+NI long consume(const int *a, int n) { long s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
+int main(void)
+{
+    int fd = open("client-ran", O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0) close(fd);
+    produce(buf, 64);
+    printf("CLIENT-RAN %ld\n", consume(buf, 64));
+    return 0;
+}
+EOF
+if ! out=$(gcc -O0 -g -o client client.c 2>&1); then fail setup "compile: $out"; finish; fi
+
+# vg ARGS...: runs the tool on the client in $T/w (emptied first);
+# stdout/stderr in $T/out, $T/err; status in $rc
+vg() {
+    rm -rf "$T/w"
+    mkdir "$T/w"
+    (cd "$T/w" && timeout "$VG_TIMEOUT" valgrind --tool=commprof "$@" ../client >"$T/out" 2>"$T/err")
+    rc=$?
+}
+
+client_ran() { [[ -e $T/w/client-ran ]] || grep -q CLIENT-RAN "$T/out"; }
+
+# ---------------------------------------------------------------------------
+# 1. bad values
+
+# bad OPTION ACCEPTED-REGEX: ACCEPTED-REGEX (extended, may be empty) must match
+# the first stderr line as well; for commprof's own options (a non-empty
+# regex) stderr is that one line.
+bad() {
+    local opt=$1 accepted=$2 first why=
+    vg "$opt" --commprof-out-file=p.cg --commprof-xml-file=p.xml
+    first=$(head -n 1 "$T/err")
+    ((rc == 1)) || why+="exit status $rc, expected 1; "
+    client_ran && why+="the client ran; "
+    [[ $first == *"$opt"* ]] || why+="first stderr line does not name $opt; "
+    if [[ -n $accepted ]]; then
+        grep -q -E -- "$accepted" <<<"$first" || why+="first stderr line does not give the accepted values (/$accepted/); "
+        (($(grep -c '' "$T/err") == 1)) || why+="stderr has $(grep -c '' "$T/err") lines, expected 1; "
+    fi
+    [[ -e $T/w/p.cg || -e $T/w/p.xml ]] && why+="a profile was written; "
+    if [[ -z $why ]]; then pass "bad-option $opt"; else fail "bad-option $opt" "${why}stderr: $(head -c 300 "$T/err")"; fi
+}
+
+G='1, 2, 4,? (and|or) 8|1\|2\|4\|8|1, 2, 4, 8'
+bad --granularity=3 "$G"
+bad --granularity=abc "$G"
+bad --granularity=0 "$G"
+bad --granularity=16 "$G"
+bad --granularity=-1 "$G"
+bad --granularity=4x "$G"
+bad --granularity= "$G"
+N='main.*all|all.*main'
+bad --nodes=some "$N"
+bad --nodes= "$N"
+bad --nodes=MAIN "$N"
+B='yes.*no|no.*yes'
+bad --ignore-stack=maybe "$B"
+bad --ignore-stack= "$B"
+S='0 (to|and|-|\.\.) ?100000|whole number|non-negative|integer'
+bad --summary-edges=x "$S"
+bad --summary-edges=-1 "$S"
+bad --summary-edges=100001 "$S"
+bad --summary-edges=99999999999999999999999 "$S"
+bad --summary-edges= "$S"
+bad --node-objs= 'pattern'
+bad --commprof-out-file= 'file name|file'
+bad --commprof-xml-file= 'file name|file'
+bad --commprof-bogus=1 ''
+
+# ---------------------------------------------------------------------------
+# 2. outputs that cannot be written
+
+mkdir -p "$T/adir" "$T/u"
+echo x >"$T/afile"
+
+# unwritable OPTION PATH REASON-REGEX [OTHER-ARGS...]: exit 1 before the
+# client runs, a stderr line names PATH and the reason, nothing written
+unwritable() {
+    local opt=$1 path=$2 reason=$3 why= shown=${2/#"$T"/'$T'}
+    shift 3
+    rm -f "$T/u"/*
+    vg "$opt=$path" "$@"
+    ((rc == 1)) || why+="exit status $rc, expected 1; "
+    client_ran && why+="the client ran; "
+    if ! grep -F -- "$path" "$T/err" | grep -q -E -- ": ($reason)"; then
+        why+="no stderr line names $path and the reason ($reason); "
+    fi
+    [[ -n $(ls -A "$T/u") ]] && why+="files written: $(ls -A "$T/u"); "
+    [[ -n $(find "$T" / -maxdepth 1 -name '*.tmp.*' 2>/dev/null) ]] &&
+        why+="probe file left: $(find "$T" / -maxdepth 1 -name '*.tmp.*' 2>/dev/null); "
+    if [[ -z $why ]]; then pass "unwritable $opt=$shown"; else fail "unwritable $opt=$shown" "${why}stderr: $(tail -c 300 "$T/err")"; fi
+}
+
+ANY='No such file or directory|Permission denied|Operation not permitted|Read-only file system|Not a directory|Is a directory|Input/output error'
+unwritable --commprof-out-file /nonexistent-dir/x 'No such file or directory' --commprof-xml-file="$T/u/p.xml"
+unwritable --commprof-xml-file /nonexistent-dir/y.xml 'No such file or directory' --commprof-out-file="$T/u/p.cg"
+unwritable --commprof-xml-file /proc/x "$ANY" --commprof-out-file="$T/u/p.cg"
+unwritable --commprof-out-file /proc/self/x "$ANY" --commprof-xml-file="$T/u/p.xml"
+unwritable --commprof-out-file /tmp 'Is a directory' --commprof-xml-file="$T/u/p.xml"
+unwritable --commprof-out-file "$T/adir" 'Is a directory' --commprof-xml-file="$T/u/p.xml"
+unwritable --commprof-xml-file "$T/adir" 'Is a directory' --commprof-out-file="$T/u/p.cg"
+unwritable --commprof-xml-file "$T/afile/x.xml" 'Not a directory' --commprof-out-file="$T/u/p.cg"
+if (($(id -u) != 0)); then
+    mkdir -p "$T/ro" && chmod 555 "$T/ro"
+    unwritable --commprof-out-file "$T/ro/x" 'Permission denied' --commprof-xml-file="$T/u/p.xml"
+fi
+
+# both options naming one file
+vg --commprof-out-file="$T/u/same" --commprof-xml-file="$T/u/same"
+if ((rc == 1)) && ! client_ran && grep -q -F "$T/u/same" "$T/err" && [[ ! -e $T/u/same ]]; then
+    pass same-file-rejected
+else
+    fail same-file-rejected "exit $rc, stderr: $(tail -c 300 "$T/err")"
+fi
+
+# ---------------------------------------------------------------------------
+# 3. good values run the client and are recorded in the profile
+
+# good NAME ARGS...: exit 0, the client ran, a valid XML in w/p.xml
+good() {
+    local name=$1 why=
+    shift
+    vg --commprof-out-file=p.cg --commprof-xml-file=p.xml "$@"
+    ((rc == 0)) || why+="exit status $rc; "
+    client_ran || why+="the client did not run; "
+    [[ -s $T/w/p.xml && -s $T/w/p.cg ]] || why+="profile missing; "
+    if [[ -z $why ]] && command -v xmllint >/dev/null && [[ -f $RNG ]]; then
+        xmllint --noout --relaxng "$RNG" "$T/w/p.xml" >/dev/null 2>&1 || why+="XML invalid; "
+    fi
+    if [[ -z $why ]]; then pass "$name"; else fail "$name" "${why}stderr: $(tail -c 300 "$T/err")"; fi
+    [[ -z $why ]]
+}
+
+# option_is NAME VALUE: the XML of the last run records option NAME = VALUE
+option_is() {
+    python3 - "$T/w/p.xml" "$1" "$2" <<'PYEOF'
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+v = [o.get('value') for o in r.findall('run/options/option') if o.get('name') == sys.argv[2]]
+if v != [sys.argv[3]]:
+    sys.exit('option %s recorded as %s, expected %r' % (sys.argv[2], v, sys.argv[3]))
+PYEOF
+}
+
+for g in 1 2 4 8; do
+    if good "good-option --granularity=$g" --granularity=$g; then
+        out=$(option_is granularity $g 2>&1) || fail "good-option --granularity=$g recorded" "$out"
+    fi
+done
+if good "good-options combined" --nodes=all --ignore-stack=yes --summary-edges=100000 \
+    '--node-objs=libc.so*,ld-*.so*'; then
+    out=$( { option_is nodes all && option_is ignore-stack yes && option_is summary-edges 100000 &&
+        option_is node-objs 'libc.so*,ld-*.so*' && option_is commprof-xml-file p.xml &&
+        option_is commprof-out-file p.cg; } 2>&1)
+    if [[ -z $out ]]; then pass "good-options combined recorded"; else fail "good-options combined recorded" "$out"; fi
+fi
+good "good-option --summary-edges=0" --summary-edges=0
+good "good-options --nodes=main --ignore-stack=no" --nodes=main --ignore-stack=no
+# option names the profile records (to check --help below), from the last good run
+recorded=$(python3 -c '
+import sys, xml.etree.ElementTree as ET
+for o in ET.parse(sys.argv[1]).getroot().findall("run/options/option"): print(o.get("name"))
+' "$T/w/p.xml" 2>/dev/null)
+
+# ---------------------------------------------------------------------------
+# 4. --help lists every option
+
+rm -f "$T/w/client-ran"
+timeout "$VG_TIMEOUT" valgrind --tool=commprof --help >"$T/help" 2>&1
+hrc=$?
+if ((hrc == 0)); then pass help-exit-status; else fail help-exit-status "exit $hrc"; fi
+opts=$(printf '%s\n' commprof-out-file commprof-xml-file nodes node-objs ignore-stack granularity \
+    summary-edges $recorded | awk '!seen[$0]++')
+for o in $opts; do
+    if grep -q -E -- "^ +--$o=" "$T/help"; then pass "help-lists --$o"; else fail "help-lists --$o" "--$o= not in the --help output"; fi
+done
+
+if [[ -n $(find "$T" -name '*.tmp.*') ]]; then
+    fail no-tmp-files "left: $(find "$T" -name '*.tmp.*')"
+else
+    pass no-tmp-files
+fi
+
+finish
