@@ -10,6 +10,7 @@
 #include "cp_shadow.h"
 #include "cp_edges.h"
 #include "cp_callstack.h"
+#include "cp_nodes.h"
 
 Bool cp_ignore_stack;
 
@@ -34,10 +35,16 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
       CpEdge* e = cp_edge_get(p, c);
       e->bytes += y - x;
       cp_addrset_add_range(&e->addrs, x, y - x);
-      Bool dup = False;
-      for (UInt i = 0; i < nseen; i++) if (seen[i] == p) { dup = True; break; }
+      Bool dup = False, same_node = False;
+      for (UInt i = 0; i < nseen; i++) {
+         if (seen[i] == p) { dup = True; break; }
+         if (cp_ctxs[seen[i]].node == cp_ctxs[p].node) same_node = True;
+      }
       if (!dup) {
          e->accesses++;
+         /* the same load already counts for this producer function through
+            another of its threads: the function-level edge counts it once */
+         if (same_node) e->dup_accesses++;
          if (nseen < 128) seen[nseen++] = p;
       }
       x = y;

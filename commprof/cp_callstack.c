@@ -72,12 +72,15 @@ UInt cp_ctx_make_cur(UInt node)
    return cp_ctx_of_thread(cp_cur_thread, node);
 }
 
-/* Publish the top frame of the running thread. */
+/* Publish the top frame of the running thread.  While a handler runs on the
+   alternate signal stack, cp_top_sp is 0 so that every call and return goes
+   through the unwinder, which notices when the stack pointer leaves the
+   alternate stack (siglongjmp out of the handler). */
 static void publish_top(void)
 {
    CpThread* t = cp_cur_thread;
    CpFrame*  f = &t->frames[t->depth - 1];
-   cp_top_sp     = f->sp;
+   cp_top_sp     = t->n_barriers ? 0 : f->sp;
    cp_cur_node   = cp_nodes[f->node];
    cp_cur_icount = &cp_cur_node->instrs;
    cp_cur_ctx    = cp_ctx_of_thread(t, f->node);
@@ -136,6 +139,7 @@ void cp_thread_exited(ThreadId tid)
    if (!t) return;
    t->alive = False;
    t->depth = 1;
+   t->n_barriers = 0;
    VG_(free)(t->frames);
    t->frames = NULL;
    by_tid[tid] = NULL;
@@ -178,6 +182,19 @@ static void push(CpThread* t, Addr sp, UInt node, Bool barrier)
    f->barrier = barrier;
 }
 
+/* With sp outside the alternate signal stack, the handlers that ran on it
+   are gone: drop their frames and barriers. */
+static void drop_dead_alt_frames(CpThread* t, Addr sp)
+{
+   if (t->n_barriers == 0 || (sp >= t->alt_lo && sp < t->alt_hi)) return;
+   UInt d = t->depth;
+   while (d > 1 && t->n_barriers > 0) {
+      if (t->frames[d - 1].barrier) t->n_barriers--;
+      d--;
+   }
+   t->depth = d;
+}
+
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
 {
    CpThread* t = cp_cur_thread;
@@ -185,12 +202,13 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
       cp_thread_switch(VG_(get_running_tid)());
       t = cp_cur_thread;
    }
+   drop_dead_alt_frames(t, sp);
    /* frames at or below the new one are dead: returned from, tail-called
       over, or left by longjmp */
    while (t->depth > 1 && t->frames[t->depth - 1].sp <= sp) t->depth--;
    push(t, sp, n->id, False);
    n->calls++;
-   cp_top_sp     = sp;
+   cp_top_sp     = t->n_barriers ? 0 : sp;
    cp_cur_node   = n;
    cp_cur_icount = &n->instrs;
    cp_cur_ctx    = cp_cur_ctx_of(n->id);
@@ -200,12 +218,12 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
 {
    CpThread* t = cp_cur_thread;
    if (UNLIKELY(t == NULL)) return;
+   UInt d0 = t->depth;
+   drop_dead_alt_frames(t, sp);
    UInt d = t->depth;
-   while (d > 1 && t->frames[d - 1].sp < sp) d--;
-   if (d != t->depth) {
-      t->depth = d;
-      publish_top();
-   }
+   while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp < sp) d--;
+   t->depth = d;
+   if (d != d0) publish_top();
 }
 
 void cp_signal_pre(ThreadId tid, Bool alt_stack)
@@ -213,19 +231,21 @@ void cp_signal_pre(ThreadId tid, Bool alt_stack)
    if (!alt_stack) return;       /* same stack: the sp rules handle it */
    CpThread* t = cp_thread_of(tid);
    if (!t->frames) return;
-   /* code of the handler runs above this barrier, which no sp pops */
+   /* the handler's frames go above this barrier, which no sp comparison pops */
+   t->alt_lo = VG_(thread_get_altstack_min)(tid);
+   t->alt_hi = t->alt_lo + VG_(thread_get_altstack_size)(tid);
    push(t, (Addr)-1, t->frames[t->depth - 1].node, True);
+   t->n_barriers++;
    if (t == cp_cur_thread) publish_top();
 }
 
 void cp_signal_post(ThreadId tid)
 {
    CpThread* t = cp_thread_of(tid);
-   if (!t->frames) return;
-   UInt d = t->depth;
-   while (d > 1 && !t->frames[d - 1].barrier) d--;
-   if (d > 1) {                  /* pop the barrier and the handler's frames */
-      t->depth = d - 1;
-      if (t == cp_cur_thread) publish_top();
-   }
+   if (!t->frames || t->n_barriers == 0) return;
+   /* back in the interrupted context: if it is not on the alternate stack,
+      every handler frame is gone */
+   UInt d0 = t->depth;
+   drop_dead_alt_frames(t, VG_(get_SP)(tid));
+   if (t == cp_cur_thread && t->depth != d0) publish_top();
 }

@@ -27,6 +27,8 @@ typedef struct CpThread {
    UInt     depth;        /* number of frames in use (>= 1) */
    UInt     frames_cap;
    Addr     stack_lo, stack_hi;   /* for --ignore-stack */
+   UInt     n_barriers;           /* alternate-signal-stack barriers among the frames */
+   Addr     alt_lo, alt_hi;       /* the alternate signal stack, while n_barriers > 0 */
 } CpThread;
 
 /* The running thread, published for the hot path and generated code. */

@@ -213,6 +213,7 @@ CpEdge* cp_edge_lookup_slow(ULong key)
       e->key = key;
       e->bytes = 0;
       e->accesses = 0;
+      e->dup_accesses = 0;
       cp_addrset_init(&e->addrs);
       tab_insert_nogrow(e);
       list[list_n++] = e;

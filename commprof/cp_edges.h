@@ -75,6 +75,8 @@ typedef struct {
    ULong     key;           /* (producer << 32) | consumer */
    ULong     bytes;
    ULong     accesses;
+   ULong     dup_accesses;  /* of these, loads also counted on another edge that
+                               folds into the same coarser edge (see cp_output.c) */
    CpAddrSet addrs;         /* addrs.count is the UnMA */
 } CpEdge;
 

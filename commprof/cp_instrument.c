@@ -20,6 +20,7 @@
 #include "cp_options.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_seqmatch.h"
+#include "cp_elfsyms.h"
 
 /* ------------------------------------------------------------------ */
 /* Which objects are node objects                                     */
@@ -28,24 +29,49 @@
 static Bool   have_exe_id;
 static ULong  exe_dev, exe_ino;
 
-typedef struct { const DebugInfo* di; Bool is_node; } ObjEnt;
+typedef struct { const DebugInfo* di; Bool is_node; CpElfSyms* elf; } ObjEnt;
 static ObjEnt* objs;
 static UInt    n_objs, objs_cap;
+
+/* The main executable as the launcher found it: a name without a slash was
+   looked up in $PATH. */
+static Bool stat_exe(const HChar* exe, struct vg_stat* st)
+{
+   if (VG_(strchr)(exe, '/')) return !sr_isError(VG_(stat)(exe, st));
+   const HChar* path = VG_(getenv)("PATH");
+   if (!path) return False;
+   SizeT elen = VG_(strlen)(exe);
+   while (*path) {
+      const HChar* end = path;
+      while (*end && *end != ':') end++;
+      SizeT dlen = (SizeT)(end - path);
+      HChar cand[dlen + elen + 3];
+      if (dlen == 0) VG_(snprintf)(cand, sizeof(cand), "./%s", exe);
+      else {
+         VG_(memcpy)(cand, path, dlen);
+         cand[dlen] = '/';
+         VG_(memcpy)(cand + dlen + 1, exe, elen + 1);
+      }
+      if (!sr_isError(VG_(stat)(cand, st)) && !VKI_S_ISDIR(st->mode)) return True;
+      path = *end ? end + 1 : end;
+   }
+   return False;
+}
 
 void cp_instrument_init(void)
 {
    struct vg_stat st;
    const HChar* exe = VG_(args_the_exename);
    have_exe_id = False;
-   if (exe) {
-      SysRes r = VG_(stat)(exe, &st);
-      if (!sr_isError(r)) {
-         have_exe_id = True;
-         exe_dev = st.dev;
-         exe_ino = st.ino;
-      }
+   if (exe && stat_exe(exe, &st)) {
+      have_exe_id = True;
+      exe_dev = st.dev;
+      exe_ino = st.ino;
    }
    cp_ignore_stack = cp_clo.ignore_stack;
+   /* One guest basic block per superblock: VEX's chasing across conditional
+      branches would count the instructions of the arm not taken. */
+   VG_(clo_vex_control).guest_chase = False;
 }
 
 static Bool object_matches_patterns(const HChar* path)
@@ -79,8 +105,26 @@ static Bool object_is_node(const DebugInfo* di)
    }
    objs[n_objs].di = di;
    objs[n_objs].is_node = is_node;
+   objs[n_objs].elf = NULL;
    n_objs++;
    return is_node;
+}
+
+/* The name of the function at entry from the object's own symbol table,
+   read on first need.  Valgrind names _start, __libc_start_main and their
+   kin "(below main)"; the node gets its real name. */
+static const HChar* symtab_name(const DebugInfo* di, Addr entry)
+{
+   for (UInt i = 0; i < n_objs; i++) {
+      if (objs[i].di != di) continue;
+      if (!objs[i].elf) {
+         objs[i].elf = VG_(calloc)("cp.instr.elf", 1, sizeof(CpElfSyms));
+         cp_elf_read_data_symbols(VG_(DebugInfo_get_filename)(di),
+                                  (Addr)VG_(DebugInfo_get_text_bias)(di), objs[i].elf);
+      }
+      return cp_elf_func_name_at(objs[i].elf, entry);
+   }
+   return NULL;
 }
 
 /* The node an instruction belongs to, or NULL; *is_entry tells whether it
@@ -109,6 +153,7 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
    name[name_len] = 0;
    Addr entry = ia - off;
    *is_entry = off == 0;
+   const HChar* real = VG_(strcmp)(name, "(below main)") == 0 ? symtab_name(di, entry) : NULL;
 
    const HChar* file = NULL;
    const HChar* dir = NULL;
@@ -120,10 +165,18 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
       dir_c = VG_(strdup)("cp.instr.dir", dir ? dir : "");
    }
    const HChar* obj = VG_(DebugInfo_get_filename)(di);
-   CpNode* n = cp_node_function(entry, name, obj, file_c, dir_c, line);
+   CpNode* n = cp_node_function(entry, real ? real : name, obj, file_c, dir_c, line);
    if (file_c) VG_(free)(file_c);
    if (dir_c) VG_(free)(dir_c);
    return n;
+}
+
+/* Is addr a constant address inside a GOT (.got or .got.plt)? */
+static Bool is_got_load(const IRExpr* addr)
+{
+   if (addr->tag != Iex_Const || addr->Iex.Const.con->tag != Ico_U64) return False;
+   VgSectKind k = VG_(DebugInfo_sect_kind)(NULL, (Addr)addr->Iex.Const.con->Ico.U64);
+   return k == Vg_SectGOT || k == Vg_SectGOTPLT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -239,12 +292,14 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       i++;
    }
 
-   /* A load whose value is the address the block jumps to next is a
-      control-flow load (ret, jmp *mem, call *mem). */
+   /* Loads that are control flow, not data: the return address a ret loads,
+      and the jump target a PLT stub or a GOT-indirect call loads from the
+      GOT.  Both are loads whose value is the address the block goes to next;
+      other such loads (function pointers, vtables, jump tables) are data. */
    IRTemp next_tmp = IRTemp_INVALID;
+   Bool   next_is_ret = sbIn->jumpkind == Ijk_Ret;
    if (sbIn->next->tag == Iex_RdTmp
-       && (sbIn->jumpkind == Ijk_Ret || sbIn->jumpkind == Ijk_Call
-           || sbIn->jumpkind == Ijk_Boring))
+       && (next_is_ret || sbIn->jumpkind == Ijk_Call || sbIn->jumpkind == Ijk_Boring))
       next_tmp = sbIn->next->Iex.RdTmp.tmp;
 
    CpNode* node = NULL;          /* node of the current instruction, NULL = dynamic */
@@ -285,7 +340,9 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          addStmtToIRSB(sb, st);
          IRExpr* data = st->Ist.WrTmp.data;
          if (data->tag == Iex_Load) {
-            if (st->Ist.WrTmp.tmp == next_tmp) break;      /* control flow */
+            if (st->Ist.WrTmp.tmp == next_tmp
+                && (next_is_ret || is_got_load(data->Iex.Load.addr)))
+               break;                                    /* control flow */
             if (n_insn_loads < MAX_INSN_LOADS)
                insn_loads[n_insn_loads++] = st->Ist.WrTmp.tmp;
             emit_access(sb, ACC_LOAD, data->Iex.Load.addr,

@@ -41,6 +41,7 @@ Bool cp_write_dot(const HChar* name, const CpReport* r)
    for (UInt i = 0; i < ne; i++)
       shown[r->edges[i].producer] = shown[r->edges[i].consumer] = True;
 
+   cp_out_printf(o, "// commprof pid %d ended: %s\n", VG_(getpid)(), r->reason);
    cp_out_puts(o, "digraph commprof {\n");
    cp_out_puts(o, "  graph [rankdir=TB, fontname=\"Helvetica\", nslimit=2, mclimit=0.5];\n");
    cp_out_puts(o, "  node [fontname=\"Helvetica\", fontsize=11, style=filled];\n");

@@ -195,14 +195,16 @@ static Bool is_none(const HChar* v)
    return VG_(strcmp)(v, "none") == 0;
 }
 
-/* Expand an output file option for the current process.  In a forked child
-   whose name has no %p, the pid is appended, so that parent and child never
-   write the same file. */
+/* The file name for an output option in the current process: the name
+   expanded and checked at start-up, or, in a forked child, the name expanded
+   anew; a child whose name has no %p gets its pid appended, so that parent
+   and child never write the same file. */
 static HChar* expand(const HChar* opt, const HChar* fmt, const HChar* startup_name)
 {
+   if (startup_name && VG_(getpid)() == startup_pid)
+      return VG_(strdup)("cp.out.name", startup_name);
    HChar* name = VG_(expand_file_name)(opt, fmt);
-   if (startup_name && VG_(getpid)() != startup_pid
-       && VG_(strcmp)(name, startup_name) == 0) {
+   if (startup_name && VG_(strcmp)(name, startup_name) == 0) {
       SizeT n = VG_(strlen)(name) + 16;
       HChar* n2 = VG_(malloc)("cp.out.name", n);
       VG_(snprintf)(n2, n, "%s.%d", name, VG_(getpid)());
@@ -249,7 +251,11 @@ static void keep_pre_exec_profile(const HChar* name)
    VG_(snprintf)(pid_xml, sizeof(pid_xml), "<pid>%d</pid>", VG_(getpid)());
    VG_(snprintf)(pid_cg, sizeof(pid_cg), "\npid: %d\n", VG_(getpid)());
    Bool ours = VG_(strstr)(head, pid_xml) || VG_(strstr)(head, pid_cg);
-   Bool exec = VG_(strstr)(head, "<end reason=\"exec\"/>") || VG_(strstr)(head, "\ndesc: Ended: exec\n");
+   HChar pid_dot[48];
+   VG_(snprintf)(pid_dot, sizeof(pid_dot), "// commprof pid %d", VG_(getpid)());
+   ours = ours || VG_(strstr)(head, pid_dot);
+   Bool exec = VG_(strstr)(head, "<end reason=\"exec\"/>") || VG_(strstr)(head, "\ndesc: Ended: exec\n")
+               || VG_(strstr)(head, "ended: exec\n");
    if (!ours || !exec) return;
    SizeT len = VG_(strlen)(name) + 32;
    HChar aside[len];
@@ -279,6 +285,7 @@ void cp_output_init(void)
    if (!is_none(cp_clo.dot_file)) {
       startup_dot_name = VG_(expand_file_name)("--commprof-dot-file", cp_clo.dot_file);
       check_writable("--commprof-dot-file", startup_dot_name);
+      keep_pre_exec_profile(startup_dot_name);
    }
    const HChar* names[3] = { startup_out_name, startup_xml_name, startup_dot_name };
    for (UInt i = 0; i < 3; i++)
@@ -393,7 +400,7 @@ static void build_report(CpReport* r, const HChar* reason)
       ULong bytes = 0, acc = 0;
       while (j < nv && cmp_by_pair(&v[i], &v[j]) == 0) {
          bytes += v[j]->bytes;
-         acc += v[j]->accesses;
+         acc += v[j]->accesses - v[j]->dup_accesses;
          j++;
       }
       UInt p = pnode(v[i]), c = cnode(v[i]);

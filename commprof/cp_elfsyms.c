@@ -1,0 +1,210 @@
+/* commprof: data symbols and sections of an ELF object, read from its file.
+ *
+ * Valgrind's debug-info queries name the data symbol at an address but do not
+ * give its size, and cannot list symbols; static objects need both.  So the
+ * symbol table (.symtab, else .dynsym) and the section headers are read here
+ * directly from the file with Valgrind's file functions.  Only 64-bit
+ * little-endian ELF is understood. */
+
+#include "cp_global.h"
+#include "cp_elfsyms.h"
+
+/* The few ELF64 definitions needed (from the ELF specification). */
+typedef struct {
+   UChar  e_ident[16];
+   UShort e_type, e_machine;
+   UInt   e_version;
+   ULong  e_entry, e_phoff, e_shoff;
+   UInt   e_flags;
+   UShort e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+} Elf64Ehdr;
+
+typedef struct {
+   UInt  sh_name, sh_type;
+   ULong sh_flags, sh_addr, sh_offset, sh_size;
+   UInt  sh_link, sh_info;
+   ULong sh_addralign, sh_entsize;
+} Elf64Shdr;
+
+typedef struct {
+   UInt   st_name;
+   UChar  st_info, st_other;
+   UShort st_shndx;
+   ULong  st_value, st_size;
+} Elf64Sym;
+
+#define SHT_SYMTAB   2
+#define SHT_NOBITS   8
+#define SHT_DYNSYM   11
+#define SHF_WRITE    0x1
+#define SHF_ALLOC    0x2
+#define SHF_EXECINSTR 0x4
+#define STT_OBJECT   1
+#define STT_FUNC     2
+#define STT_TLS      6
+#define SHN_UNDEF    0
+#define SHN_LORESERVE 0xff00
+
+/* Read exactly n bytes at offset off; False on any failure. */
+static Bool read_at(Int fd, ULong off, void* buf, SizeT n)
+{
+   if (VG_(lseek)(fd, (Off64T)off, VKI_SEEK_SET) != (Off64T)off) return False;
+   SizeT got = 0;
+   while (got < n) {
+      Int r = VG_(read)(fd, (HChar*)buf + got, (Int)(n - got > 1 << 20 ? 1 << 20 : n - got));
+      if (r <= 0) return False;
+      got += (SizeT)r;
+   }
+   return True;
+}
+
+static Int cmp_sym(const void* a, const void* b)
+{
+   const CpElfSym* x = a;
+   const CpElfSym* y = b;
+   return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : 0;
+}
+
+static HChar* copy_str(const HChar* tab, ULong tab_sz, UInt off)
+{
+   if (off >= tab_sz) return VG_(strdup)("cp.elf.name", "?");
+   SizeT n = 0;
+   while (off + n < tab_sz && tab[off + n]) n++;
+   HChar* s = VG_(malloc)("cp.elf.name", n + 1);
+   VG_(memcpy)(s, tab + off, n);
+   s[n] = 0;
+   return s;
+}
+
+Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
+{
+   VG_(memset)(out, 0, sizeof(*out));
+   SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(r)) return False;
+   Int fd = (Int)sr_Res(r);
+   Bool ok = False;
+   Elf64Ehdr eh;
+   Elf64Shdr* sh = NULL;
+   HChar* shstr = NULL;
+   HChar* strtab = NULL;
+   Elf64Sym* syms = NULL;
+
+   if (!read_at(fd, 0, &eh, sizeof(eh))) goto done;
+   if (eh.e_ident[0] != 0x7f || eh.e_ident[1] != 'E' || eh.e_ident[2] != 'L'
+       || eh.e_ident[3] != 'F' || eh.e_ident[4] != 2 /* 64-bit */
+       || eh.e_ident[5] != 1 /* little endian */
+       || eh.e_shentsize != sizeof(Elf64Shdr) || eh.e_shnum == 0 || eh.e_shnum > 10000)
+      goto done;
+   sh = VG_(malloc)("cp.elf.sh", eh.e_shnum * sizeof(Elf64Shdr));
+   if (!read_at(fd, eh.e_shoff, sh, eh.e_shnum * sizeof(Elf64Shdr))) goto done;
+   if (eh.e_shstrndx >= eh.e_shnum) goto done;
+   ULong shstr_sz = sh[eh.e_shstrndx].sh_size;
+   if (shstr_sz > (1 << 24)) goto done;
+   shstr = VG_(malloc)("cp.elf.shstr", shstr_sz + 1);
+   if (!read_at(fd, sh[eh.e_shstrndx].sh_offset, shstr, shstr_sz)) goto done;
+   shstr[shstr_sz] = 0;
+
+   /* allocated, writable or read-only data sections (not code) */
+   out->sections = VG_(malloc)("cp.elf.secs", eh.e_shnum * sizeof(CpElfSection));
+   for (UInt i = 0; i < eh.e_shnum; i++) {
+      if (!(sh[i].sh_flags & SHF_ALLOC) || (sh[i].sh_flags & SHF_EXECINSTR) || sh[i].sh_size == 0)
+         continue;
+      CpElfSection* s = &out->sections[out->n_sections++];
+      s->name = copy_str(shstr, shstr_sz, sh[i].sh_name);
+      s->addr = (Addr)sh[i].sh_addr + bias;
+      s->size = (SizeT)sh[i].sh_size;
+      s->writable = (sh[i].sh_flags & SHF_WRITE) != 0;
+   }
+
+   /* the symbol table: .symtab if present (it has the statics), else .dynsym */
+   Int si = -1;
+   for (UInt i = 0; i < eh.e_shnum; i++)
+      if (sh[i].sh_type == SHT_SYMTAB) si = (Int)i;
+   if (si < 0)
+      for (UInt i = 0; i < eh.e_shnum; i++)
+         if (sh[i].sh_type == SHT_DYNSYM) si = (Int)i;
+   if (si >= 0 && sh[si].sh_link < eh.e_shnum && sh[si].sh_entsize == sizeof(Elf64Sym)
+       && sh[si].sh_size <= (1ULL << 30)) {
+      UInt nsym = (UInt)(sh[si].sh_size / sizeof(Elf64Sym));
+      ULong str_sz = sh[sh[si].sh_link].sh_size;
+      if (str_sz <= (1ULL << 30)) {
+         syms = VG_(malloc)("cp.elf.syms", (nsym ? nsym : 1) * sizeof(Elf64Sym));
+         strtab = VG_(malloc)("cp.elf.str", str_sz + 1);
+         if (read_at(fd, sh[si].sh_offset, syms, nsym * sizeof(Elf64Sym))
+             && read_at(fd, sh[sh[si].sh_link].sh_offset, strtab, str_sz)) {
+            strtab[str_sz] = 0;
+            out->syms = VG_(malloc)("cp.elf.out", (nsym ? nsym : 1) * sizeof(CpElfSym));
+            out->funcs = VG_(malloc)("cp.elf.fn", (nsym ? nsym : 1) * sizeof(CpElfSym));
+            for (UInt i = 0; i < nsym; i++) {
+               UInt type = syms[i].st_info & 0xf;
+               if (type == STT_FUNC && syms[i].st_shndx != SHN_UNDEF
+                   && syms[i].st_shndx < SHN_LORESERVE && syms[i].st_value != 0) {
+                  CpElfSym* f = &out->funcs[out->n_funcs++];
+                  f->name = copy_str(strtab, str_sz, syms[i].st_name);
+                  f->addr = (Addr)syms[i].st_value + bias;
+                  f->size = (SizeT)syms[i].st_size;
+               }
+               if (type != STT_OBJECT || syms[i].st_size == 0
+                   || syms[i].st_shndx == SHN_UNDEF || syms[i].st_shndx >= SHN_LORESERVE)
+                  continue;
+               CpElfSym* o = &out->syms[out->n_syms++];
+               o->name = copy_str(strtab, str_sz, syms[i].st_name);
+               o->addr = (Addr)syms[i].st_value + bias;
+               o->size = (SizeT)syms[i].st_size;
+            }
+            VG_(ssort)(out->syms, out->n_syms, sizeof(CpElfSym), cmp_sym);
+            VG_(ssort)(out->funcs, out->n_funcs, sizeof(CpElfSym), cmp_sym);
+            /* aliases (two names, one address): keep the first name */
+            UInt k = 0;
+            for (UInt i = 0; i < out->n_syms; i++) {
+               if (k > 0 && out->syms[k - 1].addr == out->syms[i].addr) {
+                  if (out->syms[i].size > out->syms[k - 1].size)
+                     out->syms[k - 1].size = out->syms[i].size;
+                  VG_(free)(out->syms[i].name);
+                  continue;
+               }
+               out->syms[k++] = out->syms[i];
+            }
+            out->n_syms = k;
+         }
+      }
+   }
+   ok = True;
+done:
+   if (sh) VG_(free)(sh);
+   if (shstr) VG_(free)(shstr);
+   if (strtab) VG_(free)(strtab);
+   if (syms) VG_(free)(syms);
+   VG_(close)(fd);
+   return ok;
+}
+
+const CpElfSym* cp_elf_find_sym(const CpElfSyms* s, Addr a)
+{
+   /* last symbol starting at or below a */
+   UInt lo = 0, hi = s->n_syms;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (s->syms[mid].addr <= a) lo = mid + 1; else hi = mid;
+   }
+   if (lo == 0) return NULL;
+   const CpElfSym* c = &s->syms[lo - 1];
+   return a - c->addr < c->size ? c : NULL;
+}
+
+const HChar* cp_elf_func_name_at(const CpElfSyms* s, Addr a)
+{
+   UInt lo = 0, hi = s->n_funcs;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (s->funcs[mid].addr < a) lo = mid + 1; else hi = mid;
+   }
+   return lo < s->n_funcs && s->funcs[lo].addr == a ? s->funcs[lo].name : NULL;
+}
+
+const CpElfSection* cp_elf_find_section(const CpElfSyms* s, Addr a)
+{
+   for (UInt i = 0; i < s->n_sections; i++)
+      if (a - s->sections[i].addr < s->sections[i].size) return &s->sections[i];
+   return NULL;
+}

@@ -1,0 +1,29 @@
+/* commprof: data symbols and sections of an ELF object (for static objects). */
+#ifndef CP_ELFSYMS_H
+#define CP_ELFSYMS_H
+
+#include "pub_tool_basics.h"
+
+typedef struct { HChar* name; Addr addr; SizeT size; } CpElfSym;
+typedef struct { HChar* name; Addr addr; SizeT size; Bool writable; } CpElfSection;
+
+typedef struct {
+   CpElfSym*     syms;       /* STT_OBJECT symbols with a size, by address, no overlaps at one address */
+   UInt          n_syms;
+   CpElfSection* sections;   /* allocated non-code sections */
+   UInt          n_sections;
+   CpElfSym*     funcs;      /* STT_FUNC symbols, by address (size may be 0) */
+   UInt          n_funcs;
+} CpElfSyms;
+
+/* Read the data symbols and sections of the ELF file at path, loaded with
+   the given bias (run-time address minus link-time address). */
+Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out);
+/* The symbol whose [addr, addr+size) holds a, or NULL. */
+const CpElfSym*     cp_elf_find_sym(const CpElfSyms* s, Addr a);
+/* The name of the function symbol at exactly a, or NULL. */
+const HChar*        cp_elf_func_name_at(const CpElfSyms* s, Addr a);
+/* The section holding a, or NULL. */
+const CpElfSection* cp_elf_find_section(const CpElfSyms* s, Addr a);
+
+#endif
