@@ -195,16 +195,41 @@ static Bool is_none(const HChar* v)
    return VG_(strcmp)(v, "none") == 0;
 }
 
-/* The file name for an output option in the current process: the name
-   expanded and checked at start-up, or, in a forked child, the name expanded
-   anew; a child whose name has no %p gets its pid appended, so that parent
-   and child never write the same file. */
+/* Number of profile writes so far in this process: %n in an output file
+   name is replaced by it (1 for the first write), so that with
+   COMMPROF_DUMP_PROFILE every write can get its own file. */
+static UInt write_seq;
+
+/* Expand fmt, with %n replaced by seq; the rest (%p, %q{VAR}, %%) as
+   Valgrind's --log-file does. */
+static HChar* expand_seq(const HChar* opt, const HChar* fmt, UInt seq)
+{
+   SizeT n = VG_(strlen)(fmt);
+   HChar* f = VG_(malloc)("cp.out.fmt", n * 6 + 16);
+   SizeT k = 0;
+   for (SizeT i = 0; i < n; i++) {
+      if (fmt[i] == '%' && fmt[i + 1] == '%') {
+         f[k++] = '%'; f[k++] = '%'; i++;
+      } else if (fmt[i] == '%' && fmt[i + 1] == 'n') {
+         k += VG_(sprintf)(f + k, "%u", seq);
+         i++;
+      } else {
+         f[k++] = fmt[i];
+      }
+   }
+   f[k] = 0;
+   HChar* name = VG_(expand_file_name)(opt, f);
+   VG_(free)(f);
+   return name;
+}
+
+/* The file name for an output option at this write.  In a forked child whose
+   name would be the parent's (no %p), the pid is appended, so that parent and
+   child never write the same file. */
 static HChar* expand(const HChar* opt, const HChar* fmt, const HChar* startup_name)
 {
-   if (startup_name && VG_(getpid)() == startup_pid)
-      return VG_(strdup)("cp.out.name", startup_name);
-   HChar* name = VG_(expand_file_name)(opt, fmt);
-   if (startup_name && VG_(strcmp)(name, startup_name) == 0) {
+   HChar* name = expand_seq(opt, fmt, write_seq);
+   if (startup_name && VG_(getpid)() != startup_pid && VG_(strcmp)(name, startup_name) == 0) {
       SizeT n = VG_(strlen)(name) + 16;
       HChar* n2 = VG_(malloc)("cp.out.name", n);
       VG_(snprintf)(n2, n, "%s.%d", name, VG_(getpid)());
@@ -273,17 +298,17 @@ void cp_output_init(void)
 {
    startup_pid = VG_(getpid)();
    if (!is_none(cp_clo.out_file)) {
-      startup_out_name = VG_(expand_file_name)("--commprof-out-file", cp_clo.out_file);
+      startup_out_name = expand_seq("--commprof-out-file", cp_clo.out_file, 1);
       check_writable("--commprof-out-file", startup_out_name);
       keep_pre_exec_profile(startup_out_name);
    }
    if (!is_none(cp_clo.xml_file)) {
-      startup_xml_name = VG_(expand_file_name)("--commprof-xml-file", cp_clo.xml_file);
+      startup_xml_name = expand_seq("--commprof-xml-file", cp_clo.xml_file, 1);
       check_writable("--commprof-xml-file", startup_xml_name);
       keep_pre_exec_profile(startup_xml_name);
    }
    if (!is_none(cp_clo.dot_file)) {
-      startup_dot_name = VG_(expand_file_name)("--commprof-dot-file", cp_clo.dot_file);
+      startup_dot_name = expand_seq("--commprof-dot-file", cp_clo.dot_file, 1);
       check_writable("--commprof-dot-file", startup_dot_name);
       keep_pre_exec_profile(startup_dot_name);
    }
@@ -298,8 +323,8 @@ void cp_output_init(void)
 
 void cp_output_forked(void)
 {
-   /* names are expanded again at the child's dump (expand() appends the
-      pid when the name would be the parent's) */
+   /* the child numbers its own writes */
+   write_seq = 0;
 }
 
 void cp_client_cmdline(HChar* buf, SizeT sz)
@@ -470,6 +495,7 @@ static void free_report(CpReport* r)
 
 void cp_output_write_all(const HChar* reason)
 {
+   write_seq++;
    CpReport r;
    build_report(&r, reason);
    HChar* out_name = NULL;
