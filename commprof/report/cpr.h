@@ -1,0 +1,246 @@
+/* commprof-report: shared declarations.
+ *
+ * Modules: xmlread.c (streaming reader + validation), model.c (profile data,
+ * lookups, selection helpers), util.c (numbers, output, errors), tables.c
+ * (summary), graph.c (Graphviz), matrix.c, diff.c, merge.c, partition.c,
+ * main.c (command line).  The RelaxNG schema is embedded by the build as
+ * cpr_schema_rng[] (schema-rng.c, generated from docs/commprof.rng). */
+
+#ifndef CPR_H
+#define CPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CPR_PROG "commprof-report"
+
+/* exit statuses */
+enum { CPR_OK = 0, CPR_EUSAGE = 1, CPR_EINPUT = 2 };
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* An error in an input or output file: printed as
+ * "commprof-report: FILE:LINE: message" (LINE omitted when 0). */
+typedef struct {
+    int set;
+    char file[1024];
+    long line;
+    char msg[512];
+} cpr_error;
+
+void cpr_seterr(cpr_error* e, const char* file, long line, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void cpr_print_error(const cpr_error* e);
+/* usage error: prints "commprof-report: message" (+ a hint) and returns CPR_EUSAGE */
+int cpr_usage_error(const char* cmd, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* option values: whole number / percentage 0..100; on a bad value they print
+ * the usage error and return CPR_EUSAGE */
+int cpr_opt_count(const char* cmd, const char* opt, const char* v, size_t* out);
+int cpr_opt_pct(const char* cmd, const char* opt, const char* v, double* out);
+/* the usage error for getopt_long's ':' or '?' */
+int cpr_opt_error(const char* cmd, int c, int optopt_, char** argv, int optind_);
+
+/* ---- numbers ------------------------------------------------------------- */
+
+/* Strict decimal: digits only, no sign, no spaces, no leading zero (except
+ * "0"), no overflow.  Return 0 on success. */
+int cpr_parse_u64(const char* s, uint64_t* out);
+int cpr_parse_u32(const char* s, uint32_t* out);
+/* option values: a non-negative decimal with optional fraction ("99", "0.5") */
+int cpr_parse_pct(const char* s, double* out);
+
+/* "1,234,567" into buf (>= 32 bytes); returns buf */
+char* cpr_fmt_u64(char* buf, uint64_t v);
+/* "1.75 MB", "812 B" style (decimal units) */
+char* cpr_fmt_human(char* buf, uint64_t v, const char* unit);
+/* "12.34%" of part/total ("-" when total is 0) */
+char* cpr_fmt_pct(char* buf, double part, double total);
+
+/* saturating/checked add: returns 0 and sets *r, or -1 on overflow */
+static inline int cpr_add_u64(uint64_t a, uint64_t b, uint64_t* r)
+{
+    if (a > UINT64_MAX - b) return -1;
+    *r = a + b;
+    return 0;
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+void* cpr_xmalloc(size_t n);
+void* cpr_xcalloc(size_t n, size_t sz);
+void* cpr_xrealloc(void* p, size_t n, size_t sz);
+char* cpr_xstrdup(const char* s);
+
+/* growable string */
+typedef struct {
+    char* s;
+    size_t len, cap;
+} cpr_buf;
+void cpr_buf_add(cpr_buf* b, const char* s, size_t n);
+void cpr_buf_puts(cpr_buf* b, const char* s);
+void cpr_buf_printf(cpr_buf* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void cpr_buf_free(cpr_buf* b);
+
+/* CSV field (RFC 4180 quoting) */
+void cpr_csv_field(FILE* f, const char* s);
+
+/* ---- the profile --------------------------------------------------------- */
+
+typedef struct {
+    uint32_t id;   /* id in the file */
+    int special;   /* kind="special" */
+    char* name;
+    char* object;
+    char* file;
+    char* dir;
+    uint32_t line;
+    uint64_t instructions, calls, bytes_read, bytes_written;
+    uint64_t in_bytes, in_unma, out_bytes, out_unma, self_bytes, self_unma;
+} cpr_func;
+
+typedef struct {
+    size_t p, c; /* indices into funcs */
+    uint64_t bytes, unma, accesses;
+} cpr_edge;
+
+typedef struct {
+    char *name, *value;
+} cpr_option;
+
+typedef struct {
+    char *file, *exe;
+    char* pid;
+} cpr_input;
+
+typedef struct {
+    char* path; /* as given on the command line */
+    char* tool_version;
+    char* exe;
+    char** args;
+    size_t nargs;
+    char *pid, *ppid; /* decimal strings (validated) */
+    char* reason;
+    cpr_option* options;
+    size_t noptions;
+    uint64_t t_instructions, t_bytes_read, t_bytes_written, t_comm_bytes, t_comm_unma, t_self_bytes;
+    uint32_t t_functions, t_edges;
+    /* <provenance> of a merged profile */
+    int merged;
+    char* unma_note;
+    cpr_input* inputs;
+    size_t ninputs;
+
+    cpr_func* funcs;
+    size_t nfuncs, capfuncs;
+    cpr_edge* edges;
+    size_t nedges, capedges;
+    /* id -> index hash */
+    uint32_t* idkeys;
+    size_t* idvals;
+    size_t idcap;
+    unsigned char* ambig; /* per function: another one has the same name */
+} cpr_profile;
+
+/* xmlread.c */
+/* Reads and validates FILE ("-" is stdin).  Returns 0, or CPR_EINPUT with
+ * *err set; *out is then NULL. */
+int cpr_load(const char* path, cpr_profile** out, cpr_error* err);
+/* same, from memory (for the fuzzer); name is used in messages */
+int cpr_load_memory(const char* data, size_t len, const char* name, cpr_profile** out, cpr_error* err);
+void cpr_reader_cleanup(void);
+
+/* model.c */
+cpr_profile* cpr_profile_new(const char* path);
+void cpr_profile_free(cpr_profile* p);
+/* adds a function; returns its index, or (size_t)-1 if the id exists */
+size_t cpr_add_func(cpr_profile* p, const cpr_func* f);
+size_t cpr_find_id(const cpr_profile* p, uint32_t id); /* (size_t)-1 if absent */
+cpr_edge* cpr_add_edge(cpr_profile* p, size_t prod, size_t cons);
+/* base name of a path */
+const char* cpr_basename(const char* path);
+/* display name: the function name, with " [file:line]" or " [object]"
+ * appended when another function has the same name (flagged by
+ * cpr_mark_ambiguous, which the loader calls) */
+void cpr_mark_ambiguous(cpr_profile* p);
+const char* cpr_display_name(const cpr_profile* p, size_t i, char* buf, size_t n);
+/* location column: "file:line", object base name, or "" */
+const char* cpr_location(const cpr_func* f, char* buf, size_t n);
+/* matching key of a function across profiles (kind, name, object, file) */
+int cpr_same_func(const cpr_func* a, const cpr_func* b);
+uint64_t cpr_func_hash(const cpr_func* f);
+/* function indices whose name is NAME (or whose display name is NAME) */
+size_t cpr_find_by_name(const cpr_profile* p, const char* name, size_t* out, size_t max);
+/* indices of edges sorted by bytes descending (ties: producer, consumer) */
+size_t* cpr_edges_by_bytes(const cpr_profile* p);
+
+/* a map from function key to index in a "union" table, for diff and merge */
+typedef struct {
+    const cpr_func** keys;
+    size_t* vals;
+    size_t cap, n;
+} cpr_funcmap;
+void cpr_funcmap_init(cpr_funcmap* m);
+void cpr_funcmap_free(cpr_funcmap* m);
+/* returns the value for f, or (size_t)-1; with insert, stores val if absent and returns it */
+size_t cpr_funcmap_get(cpr_funcmap* m, const cpr_func* f, size_t val, int insert);
+
+/* a map from a pair of indices to an index */
+typedef struct {
+    uint64_t* keys;
+    size_t* vals;
+    size_t cap, n;
+} cpr_pairmap;
+void cpr_pairmap_init(cpr_pairmap* m);
+void cpr_pairmap_free(cpr_pairmap* m);
+size_t cpr_pairmap_get(cpr_pairmap* m, size_t a, size_t b, size_t val, int insert);
+
+/* ---- output -------------------------------------------------------------- */
+
+/* Opens -o FILE (or stdout when NULL or "-").  cpr_close_output reports a
+ * write error (returns CPR_EINPUT with err set) */
+FILE* cpr_open_output(const char* path, cpr_error* err);
+int cpr_close_output(FILE* f, const char* path, cpr_error* err);
+
+/* log colour ramp of MCProf: blue (small) -> green -> red (largest) */
+void cpr_ramp_color(uint64_t v, uint64_t max, char out[8]);
+
+/* tables.c: the run header (profile, command, totals), shared by the commands */
+void cpr_print_header(FILE* f, const cpr_profile* p);
+
+/* ---- subcommands (argc/argv start at the subcommand name) ----------------- */
+
+int cpr_cmd_summary(int argc, char** argv);
+int cpr_cmd_graph(int argc, char** argv);
+int cpr_cmd_matrix(int argc, char** argv);
+int cpr_cmd_diff(int argc, char** argv);
+int cpr_cmd_merge(int argc, char** argv);
+int cpr_cmd_partition(int argc, char** argv);
+int cpr_cmd_validate(int argc, char** argv);
+
+/* graph.c: also used by partition --graph */
+typedef struct {
+    const char* output;   /* -o FILE */
+    const char* format;   /* dot, svg, png, pdf (NULL: from the extension) */
+    const char* layout;   /* auto, dot, sfdp */
+    double threshold;     /* cumulative %, 100 = all */
+    size_t top;           /* edges, 0 = all */
+    const char** focus;   /* --focus names */
+    size_t nfocus;
+    unsigned depth;
+    int no_special;
+    size_t max_nodes, max_edges;
+    const int* cluster;   /* partition: cluster of each function, -1 none */
+    int nclusters;
+} cpr_graph_opts;
+void cpr_graph_opts_init(cpr_graph_opts* o);
+int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* err);
+/* applies one graph option (getopt code: o F L t n f d S N E) */
+int cpr_graph_option(const char* cmd, int c, const char* arg, cpr_graph_opts* o);
+
+/* schema-rng.c (generated) */
+extern const unsigned char cpr_schema_rng[];
+extern const size_t cpr_schema_rng_len;
+
+#endif

@@ -1,0 +1,519 @@
+/* commprof-report graph: the communication graph through Graphviz (cgraph/gvc).
+ *
+ * Functions are ovals labelled with their name, share of instructions and
+ * calls, filled darker the larger the share; special nodes are dashed boxes.
+ * Edges carry bytes and UnMA; colour (MCProf's blue -> green -> red ramp),
+ * pen width and layout weight grow with log(bytes).  What is drawn is capped
+ * (--max-nodes, --max-edges, heaviest edges first) and large graphs are laid
+ * out with sfdp instead of dot, with a fixed start= seed. */
+
+#include "cpr.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#define NONE ((size_t)-1)
+#define DOT_MAX_NODES 150
+#define DOT_MAX_EDGES 250 /* measured: 150 nodes, 400 labelled edges took 11 s in dot, 250 took 1 s */
+
+#ifdef CPR_GV_BUILTIN
+/* Plugins linked in (no dependence on Graphviz's plugin configuration file
+ * config6a): layouts dot and sfdp/neato, renderers svg/dot (core) and
+ * png/pdf through cairo (pango). */
+extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
+extern gvplugin_library_t gvplugin_neato_layout_LTX_library;
+extern gvplugin_library_t gvplugin_core_LTX_library;
+#ifdef CPR_GV_PANGO
+extern gvplugin_library_t gvplugin_pango_LTX_library;
+#endif
+static lt_symlist_t builtins[] = {
+    {"gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library},
+    {"gvplugin_neato_layout_LTX_library", &gvplugin_neato_layout_LTX_library},
+    {"gvplugin_core_LTX_library", &gvplugin_core_LTX_library},
+#ifdef CPR_GV_PANGO
+    {"gvplugin_pango_LTX_library", &gvplugin_pango_LTX_library},
+#endif
+    {0, 0}};
+#endif
+
+void cpr_graph_opts_init(cpr_graph_opts* o)
+{
+    memset(o, 0, sizeof *o);
+    o->layout = "auto";
+    o->threshold = 100;
+    o->depth = 1;
+    o->max_nodes = 200;
+    o->max_edges = 400;
+}
+
+/* Graphviz's char* parameters, for string literals */
+static Agsym_t* attr_decl(Agraph_t* g, int kind, const char* name, const char* def)
+{
+    return agattr(g, kind, (char*)name, (char*)def);
+}
+
+static void set(void* obj, Agsym_t* sym, const char* v) { agxset(obj, sym, (char*)v); }
+
+/* ordinary Graphviz labels treat backslash as an escape (\N, \n, \l ...) */
+static void label_escape(cpr_buf* b, const char* s)
+{
+    for (; *s; s++) {
+        if (*s == '\\')
+            cpr_buf_puts(b, "\\\\");
+        else
+            cpr_buf_add(b, s, 1);
+    }
+}
+
+static char gv_errbuf[512];
+static int gv_error(char* msg)
+{
+    if (!gv_errbuf[0] && msg) {
+        snprintf(gv_errbuf, sizeof gv_errbuf, "%s", msg);
+        char* nl = strpbrk(gv_errbuf, "\r\n");
+        if (nl) *nl = '\0';
+    }
+    return 0;
+}
+
+static const char* const cluster_fill[] = {"#a6cee3", "#b2df8a", "#fb9a99", "#fdbf6f", "#cab2d6",
+                                           "#ffff99", "#8dd3c7", "#bebada", "#fccde5", "#d9d9d9"};
+static const char* const cluster_back[] = {"#eef6fb", "#f2faea", "#fff0f0", "#fff5e8", "#f5f0f8",
+                                           "#fffff0", "#eefaf8", "#f3f2f9", "#fff4fa", "#f7f7f7"};
+#define NPALETTE (sizeof cluster_fill / sizeof cluster_fill[0])
+
+/* chooses the edges and nodes to draw; returns the number of edges in *sel */
+static int select_graph(const cpr_profile* p, const cpr_graph_opts* o, size_t** sel_out, size_t* nsel_out,
+                        unsigned char** node_out, size_t* ncand_out, cpr_error* err)
+{
+    size_t n = p->nfuncs;
+    unsigned char* keep = cpr_xcalloc(n + 1, 1); /* node allowed */
+    for (size_t i = 0; i < n; i++) keep[i] = !(o->no_special && p->funcs[i].special);
+    unsigned char* seed = cpr_xcalloc(n + 1, 1);
+    if (o->nfocus) {
+        /* BFS over the undirected graph, depth hops from the focus functions */
+        size_t* dist = cpr_xmalloc((n + 1) * sizeof *dist);
+        size_t* queue = cpr_xmalloc((n + 1) * sizeof *queue);
+        size_t qh = 0, qt = 0;
+        for (size_t i = 0; i < n; i++) dist[i] = NONE;
+        for (size_t k = 0; k < o->nfocus; k++) {
+            size_t found[64];
+            size_t nf = cpr_find_by_name(p, o->focus[k], found, 64);
+            if (!nf) {
+                free(dist);
+                free(queue);
+                free(keep);
+                free(seed);
+                cpr_seterr(err, p->path, 0, "--focus=%s: no function of that name", o->focus[k]);
+                return CPR_EUSAGE;
+            }
+            for (size_t j = 0; j < nf && j < 64; j++)
+                if (dist[found[j]] == NONE && keep[found[j]]) {
+                    dist[found[j]] = 0;
+                    seed[found[j]] = 1;
+                    queue[qt++] = found[j];
+                }
+        }
+        /* adjacency lists */
+        size_t* deg = cpr_xcalloc(n + 1, sizeof *deg);
+        for (size_t i = 0; i < p->nedges; i++) {
+            deg[p->edges[i].p]++;
+            deg[p->edges[i].c]++;
+        }
+        size_t* start = cpr_xmalloc((n + 1) * sizeof *start);
+        start[0] = 0;
+        for (size_t i = 0; i < n; i++) start[i + 1] = start[i] + deg[i];
+        size_t* adj = cpr_xmalloc((2 * p->nedges + 1) * sizeof *adj);
+        memset(deg, 0, (n + 1) * sizeof *deg);
+        for (size_t i = 0; i < p->nedges; i++) {
+            size_t a = p->edges[i].p, b = p->edges[i].c;
+            adj[start[a] + deg[a]++] = b;
+            adj[start[b] + deg[b]++] = a;
+        }
+        while (qh < qt) {
+            size_t v = queue[qh++];
+            if (dist[v] >= o->depth) continue;
+            for (size_t j = start[v]; j < start[v + 1]; j++) {
+                size_t u = adj[j];
+                if (dist[u] == NONE && keep[u]) {
+                    dist[u] = dist[v] + 1;
+                    queue[qt++] = u;
+                }
+            }
+        }
+        for (size_t i = 0; i < n; i++) keep[i] = keep[i] && dist[i] != NONE;
+        free(dist);
+        free(queue);
+        free(deg);
+        free(start);
+        free(adj);
+    }
+    /* candidate edges, heaviest first */
+    size_t* order = cpr_edges_by_bytes(p);
+    size_t ncand = 0;
+    long double total = 0;
+    for (size_t k = 0; k < p->nedges; k++) {
+        const cpr_edge* e = &p->edges[order[k]];
+        if (keep[e->p] && keep[e->c]) {
+            order[ncand++] = order[k];
+            total += e->bytes;
+        }
+    }
+    size_t limit = ncand;
+    if (o->threshold < 100) {
+        long double cum = 0, lim = total * (long double)o->threshold / 100;
+        limit = 0;
+        while (limit < ncand && cum < lim) cum += p->edges[order[limit++]].bytes;
+    }
+    if (o->top && limit > o->top) limit = o->top;
+    /* caps: heaviest edges first, as long as their nodes fit */
+    unsigned char* node = cpr_xcalloc(n + 1, 1);
+    size_t nnodes = 0;
+    for (size_t i = 0; i < n; i++)
+        if (seed[i]) {
+            node[i] = 1;
+            nnodes++;
+        }
+    size_t nsel = 0;
+    for (size_t k = 0; k < limit && nsel < o->max_edges; k++) {
+        const cpr_edge* e = &p->edges[order[k]];
+        size_t add = (!node[e->p]) + (e->c != e->p && !node[e->c]);
+        if (nnodes + add > o->max_nodes) continue;
+        node[e->p] = node[e->c] = 1;
+        nnodes += add;
+        order[nsel++] = order[k];
+    }
+    free(keep);
+    free(seed);
+    *sel_out = order;
+    *nsel_out = nsel;
+    *node_out = node;
+    *ncand_out = ncand;
+    return CPR_OK;
+}
+
+int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* err)
+{
+    const char* fmt = o->format;
+    if (!fmt) {
+        const char* dot = o->output ? strrchr(o->output, '.') : NULL;
+        fmt = dot ? dot + 1 : "dot";
+        if (!o->output || !strcmp(o->output, "-")) fmt = "dot";
+    }
+    if (!strcmp(fmt, "gv")) fmt = "dot";
+    if (strcmp(fmt, "dot") && strcmp(fmt, "svg") && strcmp(fmt, "png") && strcmp(fmt, "pdf")) {
+        cpr_seterr(err, o->output ? o->output : "", 0,
+                   "unknown graph format '%s' (dot, svg, png or pdf; use --format)", fmt);
+        return CPR_EUSAGE;
+    }
+    size_t *sel, nsel, ncand;
+    unsigned char* node;
+    int rc = select_graph(p, o, &sel, &nsel, &node, &ncand, err);
+    if (rc) return rc;
+
+    size_t nnodes = 0;
+    uint64_t maxbytes = 1, maxinstr = 0;
+    for (size_t i = 0; i < p->nfuncs; i++)
+        if (node[i]) {
+            nnodes++;
+            if (!p->funcs[i].special && p->funcs[i].instructions > maxinstr) maxinstr = p->funcs[i].instructions;
+        }
+    for (size_t k = 0; k < nsel; k++)
+        if (p->edges[sel[k]].bytes > maxbytes) maxbytes = p->edges[sel[k]].bytes;
+    const char* layout = o->layout;
+    if (!strcmp(layout, "auto")) layout = (nnodes > DOT_MAX_NODES || nsel > DOT_MAX_EDGES) ? "sfdp" : "dot";
+    if (nsel < ncand)
+        fprintf(stderr, "%s: graph: %zu of %zu edges and %zu nodes drawn (--threshold, --top, --max-edges, --max-nodes)\n",
+                CPR_PROG, nsel, ncand, nnodes);
+
+    agseterr(AGMAX);
+    agseterrf(gv_error);
+    gv_errbuf[0] = '\0';
+    Agraph_t* g = agopen((char*)"commprof", Agdirected, NULL);
+    /* graph attributes; the title names the run and what is shown */
+    char a[32], b[32], tot[32];
+    uint64_t shown = 0;
+    for (size_t k = 0; k < nsel; k++) shown += p->edges[sel[k]].bytes;
+    cpr_buf title = {0};
+    label_escape(&title, "commprof: ");
+    label_escape(&title, p->exe ? p->exe : "");
+    for (size_t i = 0; i < p->nargs; i++) {
+        cpr_buf_puts(&title, " ");
+        label_escape(&title, p->args[i]);
+    }
+    cpr_buf_printf(&title, "\\n%zu of %s edges; %s of %s communicated", nsel, cpr_fmt_u64(a, p->nedges),
+                   cpr_fmt_human(b, shown, "B"), cpr_fmt_human(tot, p->t_comm_bytes, "B"));
+    attr_decl(g, AGRAPH, "label", title.s);
+    cpr_buf_free(&title);
+    attr_decl(g, AGRAPH, "labelloc", "t");
+    attr_decl(g, AGRAPH, "fontname", "Helvetica");
+    attr_decl(g, AGRAPH, "fontsize", "12");
+    attr_decl(g, AGRAPH, "layout", layout);
+    if (!strcmp(layout, "dot")) {
+        attr_decl(g, AGRAPH, "nslimit", "2");
+        attr_decl(g, AGRAPH, "nslimit1", "2");
+        attr_decl(g, AGRAPH, "mclimit", "0.5");
+    } else {
+        attr_decl(g, AGRAPH, "start", "1");
+        attr_decl(g, AGRAPH, "overlap", "prism");
+        attr_decl(g, AGRAPH, "outputorder", "edgesfirst");
+    }
+    Agsym_t* n_label = attr_decl(g, AGNODE, "label", "\\N");
+    Agsym_t* n_shape = attr_decl(g, AGNODE, "shape", "ellipse");
+    Agsym_t* n_style = attr_decl(g, AGNODE, "style", "filled");
+    Agsym_t* n_fill = attr_decl(g, AGNODE, "fillcolor", "#ffffff");
+    attr_decl(g, AGNODE, "fontname", "Helvetica");
+    attr_decl(g, AGNODE, "fontsize", "10");
+    Agsym_t* e_label = attr_decl(g, AGEDGE, "label", "");
+    Agsym_t* e_color = attr_decl(g, AGEDGE, "color", "#000000");
+    Agsym_t* e_fcolor = attr_decl(g, AGEDGE, "fontcolor", "#000000");
+    Agsym_t* e_pen = attr_decl(g, AGEDGE, "penwidth", "1");
+    Agsym_t* e_weight = attr_decl(g, AGEDGE, "weight", "1");
+    attr_decl(g, AGEDGE, "arrowhead", "vee");
+    attr_decl(g, AGEDGE, "fontname", "Helvetica");
+    attr_decl(g, AGEDGE, "fontsize", "9");
+
+    /* clusters of a partition */
+    Agraph_t** sub = NULL;
+    if (o->cluster && o->nclusters > 0) {
+        sub = cpr_xcalloc((size_t)o->nclusters, sizeof *sub);
+        for (int k = 0; k < o->nclusters; k++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "cluster_%d", k + 1);
+            sub[k] = agsubg(g, nm, 1);
+            char lab[32];
+            snprintf(lab, sizeof lab, "cluster %d", k + 1);
+            agsafeset(sub[k], (char*)"label", lab, (char*)"");
+            agsafeset(sub[k], (char*)"style", (char*)"filled", (char*)"");
+            agsafeset(sub[k], (char*)"color", (char*)cluster_fill[k % NPALETTE], (char*)"");
+            agsafeset(sub[k], (char*)"fillcolor", (char*)cluster_back[k % NPALETTE], (char*)"");
+        }
+    }
+
+    Agnode_t** gn = cpr_xcalloc(p->nfuncs + 1, sizeof *gn);
+    long double tinstr = (long double)p->t_instructions;
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        if (!node[i]) continue;
+        const cpr_func* f = &p->funcs[i];
+        char nm[32];
+        snprintf(nm, sizeof nm, "n%u", f->id);
+        int k = (sub && o->cluster[i] >= 0 && o->cluster[i] < o->nclusters) ? o->cluster[i] : -1;
+        Agnode_t* v = agnode(k >= 0 ? sub[k] : g, nm, 1);
+        gn[i] = v;
+        cpr_buf lab = {0};
+        char buf[1200];
+        label_escape(&lab, cpr_display_name(p, i, buf, sizeof buf));
+        if (f->special) {
+            set(v, n_shape, "box");
+            set(v, n_style, "dashed");
+        } else {
+            char pct[16];
+            double share = tinstr > 0 ? (double)(100.0L * f->instructions / tinstr) : 0;
+            snprintf(pct, sizeof pct, "%.1f%%", share);
+            cpr_buf_printf(&lab, "\\n%s instr, %s call%s", pct, cpr_fmt_u64(a, f->calls), f->calls == 1 ? "" : "s");
+            char fill[8];
+            if (k >= 0) {
+                snprintf(fill, sizeof fill, "%s", cluster_fill[k % NPALETTE]);
+            } else {
+                /* white to grey by share of instructions (relative to the largest) */
+                double t = maxinstr ? (double)f->instructions / (double)maxinstr : 0;
+                int gval = 255 - (int)(t * 120 + 0.5);
+                snprintf(fill, sizeof fill, "#%02x%02x%02x", gval, gval, gval);
+            }
+            set(v, n_fill, fill);
+        }
+        set(v, n_label, lab.s);
+        cpr_buf_free(&lab);
+    }
+    for (size_t k = 0; k < nsel; k++) {
+        const cpr_edge* e = &p->edges[sel[k]];
+        Agedge_t* ge = agedge(g, gn[e->p], gn[e->c], NULL, 1);
+        char lab[96], col[8], pen[16], w[16], hb[32], hu[32];
+        snprintf(lab, sizeof lab, "%s\\n%s UnMA", cpr_fmt_human(hb, e->bytes, "B"), cpr_fmt_human(hu, e->unma, ""));
+        set(ge, e_label, lab);
+        cpr_ramp_color(e->bytes, maxbytes, col);
+        set(ge, e_color, col);
+        /* the label in a darker shade of the edge's colour, readable on white */
+        unsigned rgb = (unsigned)strtoul(col + 1, NULL, 16);
+        char fcol[8];
+        snprintf(fcol, sizeof fcol, "#%02x%02x%02x", ((rgb >> 16) & 255) * 3 / 5, ((rgb >> 8) & 255) * 3 / 5,
+                 (rgb & 255) * 3 / 5);
+        set(ge, e_fcolor, fcol);
+        double lg = maxbytes > 1 ? log((double)e->bytes) / log((double)maxbytes) : 1;
+        if (lg < 0) lg = 0;
+        snprintf(pen, sizeof pen, "%.2f", 1 + 3 * lg);
+        set(ge, e_pen, pen);
+        snprintf(w, sizeof w, "%d", 1 + (int)(lg * 4));
+        set(ge, e_weight, w);
+    }
+    free(gn);
+    free(sub);
+    free(sel);
+    free(node);
+
+    FILE* f = cpr_open_output(o->output, err);
+    if (!f) {
+        agclose(g);
+        return CPR_EINPUT;
+    }
+    rc = CPR_OK;
+    if (!strcmp(fmt, "dot")) {
+        if (agwrite(g, f) != 0) cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "cannot write the graph");
+    } else {
+#ifdef CPR_GV_BUILTIN
+        GVC_t* gvc = gvContextPlugins(builtins, 0);
+#else
+        GVC_t* gvc = gvContext();
+#endif
+        int ok = gvc && gvLayout(gvc, g, layout) == 0;
+        if (ok && gvRender(gvc, g, fmt, f) != 0) {
+#ifdef CPR_GV_BUILTIN
+            /* a renderer that is not linked in: Graphviz's configured plugins */
+            gvFreeLayout(gvc, g);
+            gvFreeContext(gvc);
+            gv_errbuf[0] = '\0';
+            gvc = gvContext();
+            ok = gvc && gvLayout(gvc, g, layout) == 0 && gvRender(gvc, g, fmt, f) == 0;
+#else
+            ok = 0;
+#endif
+        }
+        if (!ok)
+            cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "Graphviz could not lay out or render %s: %s",
+                       fmt, gv_errbuf[0] ? gv_errbuf : "unknown error");
+        if (gvc) {
+            gvFreeLayout(gvc, g);
+            gvFreeContext(gvc);
+        }
+    }
+    agclose(g);
+    if (cpr_close_output(f, o->output, err) || err->set) rc = CPR_EINPUT;
+    if (rc && o->output && strcmp(o->output, "-")) remove(o->output);
+    return rc;
+}
+
+static void graph_help(void)
+{
+    printf("Usage: %s graph [OPTIONS] PROFILE.xml\n"
+           "\n"
+           "The communication graph: functions as ovals (name, share of instructions,\n"
+           "calls; filled darker the more instructions), special nodes such as\n"
+           "(unwritten) as dashed boxes, edges producer -> consumer labelled with bytes\n"
+           "and UnMA, coloured blue -> green -> red and thicker on a log scale of bytes.\n"
+           "\n"
+           "  -o, --output=FILE   write FILE; the format comes from its extension:\n"
+           "                      .dot/.gv, .svg, .png, .pdf [DOT on standard output]\n"
+           "  --format=FMT        dot, svg, png or pdf, whatever the extension\n"
+           "  --threshold=PCT     heaviest edges that add up to PCT%% of the bytes [100]\n"
+           "  --top=N             at most the N heaviest edges [all]\n"
+           "  --focus=FUNC        only FUNC and the functions within --depth hops of it\n"
+           "                      (edges in either direction); may be repeated\n"
+           "  --depth=N           hops around --focus [1]\n"
+           "  --no-special        leave out (unwritten), (syscall ...) and the other\n"
+           "                      special nodes\n"
+           "  --max-nodes=N       draw at most N nodes [200]\n"
+           "  --max-edges=N       draw at most N edges [400]; the heaviest edges whose\n"
+           "                      nodes fit are drawn, a note on stderr says what was cut\n"
+           "  --layout=ENGINE     dot, sfdp or auto: dot up to %d nodes and %d edges,\n"
+           "                      sfdp (with a fixed seed) above [auto]\n"
+           "  -h, --help          this help\n"
+           "\n"
+           "DOT output is not laid out (run dot -Tsvg on it; its layout= attribute\n"
+           "names the chosen engine).\n",
+           CPR_PROG, DOT_MAX_NODES, DOT_MAX_EDGES);
+}
+
+/* shared by graph and partition --graph */
+int cpr_graph_option(const char* cmd, int c, const char* arg, cpr_graph_opts* o)
+{
+    switch (c) {
+    case 'o': o->output = arg; return 0;
+    case 'F':
+        if (strcmp(arg, "dot") && strcmp(arg, "gv") && strcmp(arg, "svg") && strcmp(arg, "png") && strcmp(arg, "pdf"))
+            return cpr_usage_error(cmd, "--format=%s: expected dot, svg, png or pdf", arg);
+        o->format = arg;
+        return 0;
+    case 'L':
+        if (strcmp(arg, "dot") && strcmp(arg, "sfdp") && strcmp(arg, "auto"))
+            return cpr_usage_error(cmd, "--layout=%s: expected dot, sfdp or auto", arg);
+        o->layout = arg;
+        return 0;
+    case 't': return cpr_opt_pct(cmd, "threshold", arg, &o->threshold);
+    case 'n': return cpr_opt_count(cmd, "top", arg, &o->top);
+    case 'f':
+        o->focus = cpr_xrealloc((void*)o->focus, o->nfocus + 1, sizeof *o->focus);
+        o->focus[o->nfocus++] = arg;
+        return 0;
+    case 'd': {
+        size_t d;
+        if (cpr_opt_count(cmd, "depth", arg, &d)) return CPR_EUSAGE;
+        if (d > 1000000) return cpr_usage_error(cmd, "--depth=%s: too large", arg);
+        o->depth = (unsigned)d;
+        return 0;
+    }
+    case 'S': o->no_special = 1; return 0;
+    case 'N':
+        if (cpr_opt_count(cmd, "max-nodes", arg, &o->max_nodes)) return CPR_EUSAGE;
+        if (!o->max_nodes) return cpr_usage_error(cmd, "--max-nodes must be at least 1");
+        return 0;
+    case 'E':
+        if (cpr_opt_count(cmd, "max-edges", arg, &o->max_edges)) return CPR_EUSAGE;
+        if (!o->max_edges) return cpr_usage_error(cmd, "--max-edges must be at least 1");
+        return 0;
+    default: return cpr_usage_error(cmd, "internal: unhandled option");
+    }
+}
+
+int cpr_cmd_graph(int argc, char** argv)
+{
+    static const struct option lo[] = {
+        {"help", no_argument, 0, 'h'},           {"output", required_argument, 0, 'o'},
+        {"format", required_argument, 0, 'F'},   {"layout", required_argument, 0, 'L'},
+        {"threshold", required_argument, 0, 't'}, {"top", required_argument, 0, 'n'},
+        {"focus", required_argument, 0, 'f'},    {"depth", required_argument, 0, 'd'},
+        {"no-special", no_argument, 0, 'S'},     {"max-nodes", required_argument, 0, 'N'},
+        {"max-edges", required_argument, 0, 'E'}, {0, 0, 0, 0}};
+    cpr_graph_opts o;
+    cpr_graph_opts_init(&o);
+    int c, rc = CPR_OK;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
+        if (c == 'h') {
+            graph_help();
+            free((void*)o.focus);
+            return CPR_OK;
+        }
+        if (c == ':' || c == '?') {
+            free((void*)o.focus);
+            return cpr_opt_error("graph", c, optopt, argv, optind);
+        }
+        if (cpr_graph_option("graph", c, optarg, &o)) {
+            free((void*)o.focus);
+            return CPR_EUSAGE;
+        }
+    }
+    if (optind >= argc) rc = cpr_usage_error("graph", "no profile given");
+    else if (argc - optind > 1) rc = cpr_usage_error("graph", "one profile at a time (got %d)", argc - optind);
+    if (rc) {
+        free((void*)o.focus);
+        return rc;
+    }
+    cpr_error err = {0};
+    cpr_profile* p;
+    if (cpr_load(argv[optind], &p, &err)) {
+        cpr_print_error(&err);
+        free((void*)o.focus);
+        return CPR_EINPUT;
+    }
+    rc = cpr_graph_render(p, &o, &err);
+    if (rc) cpr_print_error(&err);
+    cpr_profile_free(p);
+    free((void*)o.focus);
+    return rc;
+}
