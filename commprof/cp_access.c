@@ -22,15 +22,15 @@ static inline Bool on_current_stack(Addr a)
 /* Loads whose bytes have several producers. */
 static void load_mixed(Addr a, SizeT sz, UInt c)
 {
-   UInt g   = cp_shadow_gran_log2;
+   UInt g   = cp_shadow.gran_log2;
    Addr end = a + sz;
    UInt seen[128];            /* producers already counted as an access */
    UInt nseen = 0;
    Addr x = a;
    while (x < end) {
-      UInt p = cp_shadow_get(x);
+      UInt p = cp_shadow_get(&cp_shadow, x);
       Addr y = ((x >> g) + 1) << g;            /* next block */
-      while (y < end && y != 0 && cp_shadow_get(y) == p) y += (Addr)1 << g;
+      while (y < end && y != 0 && cp_shadow_get(&cp_shadow, y) == p) y += (Addr)1 << g;
       if (y > end || y == 0) y = end;
       CpEdge* e = cp_edge_get(p, c);
       e->bytes += y - x;
@@ -54,13 +54,13 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
 static inline void do_load(Addr a, SizeT sz, UInt c)
 {
    if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
-      CpSlot s = cp_shadow_slot(a);
+      CpSlot s = cp_shadow_slot(&cp_shadow, a);
       if (CP_SLOT_IS_UNIFORM(s)) {              /* the whole chunk has one producer */
          cp_edge_credit(CP_SLOT_WRITER(s), c, a, sz);
          return;
       }
-      UInt  g  = cp_shadow_gran_log2;
-      UInt* e  = CP_SLOT_CHUNK(s)->e + cp_shadow_index(a);
+      UInt  g  = cp_shadow.gran_log2;
+      UInt* e  = CP_SLOT_CHUNK(s)->e + cp_shadow_index(&cp_shadow, a);
       UInt  nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
       UInt  p  = e[0];
       UInt  diff = 0;
@@ -75,52 +75,68 @@ static inline void do_load(Addr a, SizeT sz, UInt c)
 
 static inline void do_store(Addr a, SizeT sz, UInt c)
 {
-   cp_shadow_store(a, sz, c);
+   cp_shadow_store(&cp_shadow, a, sz, c);
+}
+
+/* Counters of a load or store of sz bytes at a charged to node n; False if
+   the access is left out (--ignore-stack=yes and a on the thread's stack). */
+static inline Bool count_load(CpNode* n, Addr a, UWord sz)
+{
+   if (UNLIKELY(on_current_stack(a))) {
+      if (cp_ignore_stack) return False;
+      n->stack_loads++;
+      n->stack_bytes_read += sz;
+   }
+   n->loads++;
+   n->bytes_read += sz;
+   return True;
+}
+
+static inline Bool count_store(CpNode* n, Addr a, UWord sz)
+{
+   if (UNLIKELY(on_current_stack(a))) {
+      if (cp_ignore_stack) return False;
+      n->stack_stores++;
+      n->stack_bytes_written += sz;
+   }
+   n->stores++;
+   n->bytes_written += sz;
+   return True;
 }
 
 VG_REGPARM(3) void cp_h_load_n(Addr a, UWord sz, CpNode* n)
 {
-   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
-   n->bytes_read += sz;
-   do_load(a, sz, cp_cur_ctx_of(n->id));
+   if (count_load(n, a, sz)) do_load(a, sz, cp_cur_ctx_of(n->id));
 }
 
 VG_REGPARM(2) void cp_h_load_d(Addr a, UWord sz)
 {
-   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
-   cp_cur_node->bytes_read += sz;
-   do_load(a, sz, cp_cur_ctx);
+   if (count_load(cp_cur_node, a, sz)) do_load(a, sz, cp_cur_ctx);
 }
 
 VG_REGPARM(3) void cp_h_store_n(Addr a, UWord sz, CpNode* n)
 {
-   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
-   n->bytes_written += sz;
-   do_store(a, sz, cp_cur_ctx_of(n->id));
+   if (count_store(n, a, sz)) do_store(a, sz, cp_cur_ctx_of(n->id));
 }
 
 VG_REGPARM(2) void cp_h_store_d(Addr a, UWord sz)
 {
-   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
-   cp_cur_node->bytes_written += sz;
-   do_store(a, sz, cp_cur_ctx);
+   if (count_store(cp_cur_node, a, sz)) do_store(a, sz, cp_cur_ctx);
 }
 
 VG_REGPARM(3) void cp_h_modify_n(Addr a, UWord sz, CpNode* n)
 {
-   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
+   if (!count_load(n, a, sz)) return;
+   count_store(n, a, sz);
    UInt c = cp_cur_ctx_of(n->id);
-   n->bytes_read += sz;
-   n->bytes_written += sz;
    do_load(a, sz, c);
    do_store(a, sz, c);
 }
 
 VG_REGPARM(2) void cp_h_modify_d(Addr a, UWord sz)
 {
-   if (UNLIKELY(cp_ignore_stack) && on_current_stack(a)) return;
-   cp_cur_node->bytes_read += sz;
-   cp_cur_node->bytes_written += sz;
+   if (!count_load(cp_cur_node, a, sz)) return;
+   count_store(cp_cur_node, a, sz);
    do_load(a, sz, cp_cur_ctx);
    do_store(a, sz, cp_cur_ctx);
 }

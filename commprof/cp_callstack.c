@@ -3,11 +3,11 @@
 #include "cp_global.h"
 #include "cp_callstack.h"
 
+ULong     cp_clock;
 CpThread* cp_cur_thread;
 UInt*     cp_cur_map;
 UInt      cp_cur_ctx;
 CpNode*   cp_cur_node;
-ULong*    cp_cur_icount;
 Addr      cp_top_sp;
 Addr      cp_cur_stack_lo, cp_cur_stack_hi;
 
@@ -18,8 +18,6 @@ static UInt threads_cap;
 static CpThread** by_tid;        /* Valgrind slot -> live thread */
 static UInt map_cap;             /* entries in every thread's map */
 
-/* Used before any thread exists (and as the map of "no thread"). */
-static ULong dummy_icount;
 
 void cp_threads_init(void)
 {
@@ -31,8 +29,7 @@ void cp_threads_init(void)
    cp_cur_thread = NULL;
    cp_cur_map = VG_(calloc)("cp.threads.nomap", map_cap, sizeof(UInt));
    cp_cur_ctx = 0;
-   cp_cur_node = NULL;
-   cp_cur_icount = &dummy_icount;
+   cp_cur_node = NULL;             /* set by cp_threads_nodes_ready */
    cp_top_sp = (Addr)-1;
 }
 
@@ -82,7 +79,6 @@ static void publish_top(void)
    CpFrame*  f = &t->frames[t->depth - 1];
    cp_top_sp     = t->n_barriers ? 0 : f->sp;
    cp_cur_node   = cp_nodes[f->node];
-   cp_cur_icount = &cp_cur_node->instrs;
    cp_cur_ctx    = cp_ctx_of_thread(t, f->node);
 }
 
@@ -98,10 +94,13 @@ void cp_thread_switch(ThreadId tid)
 {
    CpThread* t = by_tid[tid];
    if (t == NULL) {                /* a thread we were not told about */
-      cp_thread_created(tid);
+      cp_thread_created(tid, VG_INVALID_THREADID);
       t = by_tid[tid];
    }
    if (t == cp_cur_thread) return;
+   if (cp_cur_thread) cp_cur_thread->instrs += cp_clock - cp_cur_thread->clock_in;
+   t->clock_in = cp_clock;
+   if (t->lwpid == 0) t->lwpid = VG_(gettid)();
    cp_cur_thread = t;
    cp_cur_map = t->map;
    if (t->stack_hi == 0) compute_stack_bounds(t);
@@ -110,7 +109,7 @@ void cp_thread_switch(ThreadId tid)
    publish_top();
 }
 
-void cp_thread_created(ThreadId tid)
+void cp_thread_created(ThreadId tid, ThreadId parent)
 {
    tl_assert(tid > 0 && tid < VG_N_THREADS);
    if (cp_n_threads == threads_cap) {
@@ -120,6 +119,8 @@ void cp_thread_created(ThreadId tid)
    CpThread* t = VG_(calloc)("cp.threads.t", 1, sizeof(CpThread));
    t->index = cp_n_threads;
    t->tid = tid;
+   t->parent = (parent != VG_INVALID_THREADID && parent < VG_N_THREADS && by_tid[parent])
+               ? by_tid[parent]->index : 0;
    t->alive = True;
    t->map = VG_(calloc)("cp.threads.map", map_cap, sizeof(UInt));
    t->frames_cap = 64;
@@ -137,6 +138,7 @@ void cp_thread_exited(ThreadId tid)
 {
    CpThread* t = by_tid[tid];
    if (!t) return;
+   if (t == cp_cur_thread) t->instrs += cp_clock - t->clock_in;
    t->alive = False;
    t->depth = 1;
    t->n_barriers = 0;
@@ -146,7 +148,6 @@ void cp_thread_exited(ThreadId tid)
    if (t == cp_cur_thread) {
       /* keep the globals pointing at something valid until the next switch */
       cp_cur_thread = NULL;
-      cp_cur_icount = &dummy_icount;
       cp_top_sp = (Addr)-1;
    }
 }
@@ -155,16 +156,51 @@ CpThread* cp_thread_of(ThreadId tid)
 {
    CpThread* t = by_tid[tid];
    if (!t) {
-      cp_thread_created(tid);
+      cp_thread_created(tid, VG_INVALID_THREADID);
       t = by_tid[tid];
    }
    return t;
+}
+
+void cp_threads_sync_clock(void)
+{
+   if (cp_cur_thread) {
+      cp_cur_thread->instrs += cp_clock - cp_cur_thread->clock_in;
+      cp_cur_thread->clock_in = cp_clock;
+   }
+}
+
+CpThread* cp_thread_by_lwp(Int lwpid)
+{
+   for (ThreadId i = 1; i < VG_N_THREADS; i++)
+      if (by_tid[i] && by_tid[i]->lwpid == lwpid) return by_tid[i];
+   return NULL;
+}
+
+void cp_thread_set_name(CpThread* t, const HChar* name, SizeT max_len)
+{
+   SizeT n = 0;
+   while (n < max_len && name[n] && name[n] != '\n') n++;
+   if (t->name) VG_(free)(t->name);
+   t->name = VG_(malloc)("cp.threads.name", n + 1);
+   VG_(memcpy)(t->name, name, n);
+   t->name[n] = 0;
 }
 
 void cp_threads_after_fork(ThreadId tid)
 {
    for (ThreadId i = 1; i < VG_N_THREADS; i++)
       if (i != tid && by_tid[i]) cp_thread_exited(i);
+   if (by_tid[tid]) {
+      by_tid[tid]->lwpid = VG_(gettid)();
+      by_tid[tid]->instrs = 0;
+      by_tid[tid]->clock_in = cp_clock;
+   }
+}
+
+void cp_threads_nodes_ready(void)
+{
+   cp_cur_node = cp_nodes[CP_NODE_NOFN];
 }
 
 /* ---- frames ---- */
@@ -210,7 +246,6 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
    n->calls++;
    cp_top_sp     = t->n_barriers ? 0 : sp;
    cp_cur_node   = n;
-   cp_cur_icount = &n->instrs;
    cp_cur_ctx    = cp_cur_ctx_of(n->id);
 }
 

@@ -28,15 +28,22 @@ typedef struct CpThread {
    UInt     frames_cap;
    Addr     stack_lo, stack_hi;   /* for --ignore-stack */
    UInt     n_barriers;           /* alternate-signal-stack barriers among the frames */
+   ULong    instrs;               /* instructions executed by the thread */
+   ULong    clock_in;             /* cp_clock when it last started running */
+   Int      lwpid;                /* kernel thread id, 0 if not known yet */
+   HChar*   name;                 /* set by prctl(PR_SET_NAME) or pthread_setname_np */
+   UInt     parent;               /* index of the creating thread, 0 for the main one */
    Addr     alt_lo, alt_hi;       /* the alternate signal stack, while n_barriers > 0 */
 } CpThread;
+
+/* Guest instructions executed so far, all threads (generated code adds). */
+extern ULong cp_clock;
 
 /* The running thread, published for the hot path and generated code. */
 extern CpThread* cp_cur_thread;
 extern UInt*     cp_cur_map;      /* cp_cur_thread->map */
 extern UInt      cp_cur_ctx;      /* context of the innermost node frame */
 extern CpNode*   cp_cur_node;     /* its node */
-extern ULong*    cp_cur_icount;   /* &cp_cur_node->instrs */
 extern Addr      cp_top_sp;       /* sp of the innermost frame */
 extern Addr      cp_cur_stack_lo, cp_cur_stack_hi;
 
@@ -44,9 +51,16 @@ extern CpThread** cp_threads;     /* by index; [0] unused */
 extern UInt       cp_n_threads;   /* highest index + 1 */
 
 void cp_threads_init(void);
+/* After cp_nodes_init: code run before any thread is known is (no function)'s. */
+void cp_threads_nodes_ready(void);
 /* A node was added: grow every map so that it has at least n entries. */
 void cp_threads_node_added(UInt n);
-void cp_thread_created(ThreadId tid);
+void cp_thread_created(ThreadId tid, ThreadId parent);
+/* Bring the running thread's instruction count up to date. */
+void cp_threads_sync_clock(void);
+/* The live thread whose kernel thread id is lwpid, or NULL. */
+CpThread* cp_thread_by_lwp(Int lwpid);
+void cp_thread_set_name(CpThread* t, const HChar* name, SizeT max_len);
 void cp_thread_exited(ThreadId tid);
 CpThread* cp_thread_of(ThreadId tid);
 /* Make tid the running thread if it is not. */

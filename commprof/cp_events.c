@@ -13,20 +13,23 @@
 #include "cp_callstack.h"
 #include "cp_output.h"
 #include "pub_tool_vkiscnums.h"
+#include "pub_tool_aspacemgr.h"
 
-static Word* cur_syscall;          /* by ThreadId: system call in progress, -1 if none */
+static Word* cur_syscall;
+static Int*  pending_comm_lwp;     /* by ThreadId: lwp of a .../task/LWP/comm open in progress */          /* by ThreadId: system call in progress, -1 if none */
 
 void cp_events_init(void)
 {
    cur_syscall = VG_(malloc)("cp.events.sys", VG_N_THREADS * sizeof(Word));
    for (UInt i = 0; i < VG_N_THREADS; i++) cur_syscall[i] = -1;
+   pending_comm_lwp = VG_(calloc)("cp.events.comm", VG_N_THREADS, sizeof(Int));
 }
 
 /* ---- memory ---- */
 
 static void forget(Addr a, SizeT len)
 {
-   cp_shadow_set_range(a, len, 0);
+   cp_shadow_set_range(&cp_shadow, a, len, 0);
 }
 
 static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
@@ -41,7 +44,7 @@ static void new_mem_brk(Addr a, SizeT len, ThreadId tid)
 
 static void copy_mem_remap(Addr from, Addr to, SizeT len)
 {
-   cp_shadow_copy_range(to, from, len);
+   cp_shadow_copy_range(&cp_shadow, to, from, len);
 }
 
 static void post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
@@ -62,7 +65,85 @@ static void post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
       return;
    }
    if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS) return;
-   cp_shadow_set_range(a, len, cp_ctx_of_thread(cp_thread_of(tid), node));
+   cp_shadow_set_range(&cp_shadow, a, len, cp_ctx_of_thread(cp_thread_of(tid), node));
+}
+
+/* ---- thread names ---- */
+
+/* Copy a NUL-terminated string of at most max-1 bytes from client memory;
+   False if it is not readable. */
+static Bool copy_client_string(Addr a, HChar* buf, SizeT max)
+{
+   for (SizeT i = 0; i + 1 < max; i++) {
+      if (!VG_(am_is_valid_for_client)(a + i, 1, VKI_PROT_READ)) return False;
+      buf[i] = *(const HChar*)(a + i);
+      if (buf[i] == 0) return True;
+   }
+   buf[max - 1] = 0;
+   return True;
+}
+
+/* pthread_setname_np on another thread writes /proc/self/task/LWP/comm: the
+   files opened that way, by descriptor. */
+#define MAX_COMM_FDS 16
+static struct { Int fd; Int lwp; } comm_fds[MAX_COMM_FDS];
+static UInt n_comm_fds;
+
+/* The thread id in "/proc/self/task/N/comm" or "/proc/PID/task/N/comm". */
+static Int comm_path_lwp(const HChar* path)
+{
+   const HChar* p;
+   if (VG_(strncmp)(path, "/proc/self/task/", 16) == 0) {
+      p = path + 16;
+   } else if (VG_(strncmp)(path, "/proc/", 6) == 0) {
+      p = path + 6;
+      while (*p >= '0' && *p <= '9') p++;
+      if (VG_(strncmp)(p, "/task/", 6) != 0) return 0;
+      p += 6;
+   } else {
+      return 0;
+   }
+   Int lwp = 0;
+   if (*p < '0' || *p > '9') return 0;
+   while (*p >= '0' && *p <= '9') lwp = lwp * 10 + (*p++ - '0');
+   return VG_(strcmp)(p, "/comm") == 0 ? lwp : 0;
+}
+
+static void name_thread_from_syscall(ThreadId tid, UInt sysno, UWord* args)
+{
+   HChar buf[256];
+   if (sysno == __NR_prctl && args[0] == VKI_PR_SET_NAME) {
+      if (copy_client_string(args[1], buf, 17))
+         cp_thread_set_name(cp_thread_of(tid), buf, 16);
+   } else if (sysno == __NR_open || sysno == __NR_openat) {
+      Addr path = sysno == __NR_open ? args[0] : args[1];
+      if (copy_client_string(path, buf, sizeof(buf)))
+         pending_comm_lwp[tid] = comm_path_lwp(buf);
+   } else if (sysno == __NR_write) {
+      for (UInt i = 0; i < n_comm_fds; i++) {
+         if (comm_fds[i].fd != (Int)args[0]) continue;
+         CpThread* t = cp_thread_by_lwp(comm_fds[i].lwp);
+         SizeT n = args[2] < 16 ? args[2] : 16;
+         if (t && VG_(am_is_valid_for_client)(args[1], n, VKI_PROT_READ)) {
+            VG_(memcpy)(buf, (const HChar*)args[1], n);
+            buf[n] = 0;
+            cp_thread_set_name(t, buf, n);
+         }
+      }
+   } else if (sysno == __NR_close) {
+      for (UInt i = 0; i < n_comm_fds; i++)
+         if (comm_fds[i].fd == (Int)args[0]) comm_fds[i] = comm_fds[--n_comm_fds];
+   }
+}
+
+static void opened_file(ThreadId tid, SysRes res)
+{
+   Int lwp = pending_comm_lwp[tid];
+   pending_comm_lwp[tid] = 0;
+   if (lwp == 0 || sr_isError(res) || n_comm_fds == MAX_COMM_FDS) return;
+   comm_fds[n_comm_fds].fd = (Int)sr_Res(res);
+   comm_fds[n_comm_fds].lwp = lwp;
+   n_comm_fds++;
 }
 
 /* ---- system calls ---- */
@@ -70,6 +151,7 @@ static void post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
 {
    if (tid < VG_N_THREADS) cur_syscall[tid] = (Word)sysno;
+   if (tid < VG_N_THREADS) name_thread_from_syscall(tid, sysno, args);
    if (sysno == __NR_execve || sysno == __NR_execveat) {
       /* the new image replaces the tool too: keep what this one saw */
       cp_output_write_all("exec");
@@ -78,14 +160,16 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res)
 {
-   if (tid < VG_N_THREADS) cur_syscall[tid] = -1;
+   if (tid >= VG_N_THREADS) return;
+   cur_syscall[tid] = -1;
+   if (sysno == __NR_open || sysno == __NR_openat) opened_file(tid, res);
 }
 
 /* ---- threads and signals ---- */
 
 static void thread_created(ThreadId parent, ThreadId child)
 {
-   cp_thread_created(child);
+   cp_thread_created(child, parent);
 }
 
 static void thread_exited(ThreadId tid)

@@ -43,7 +43,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
    if (zero) {
       VG_(memset)(p, 0, size);
       CpThread* t = cp_thread_of(tid);
-      cp_shadow_set_range((Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
+      cp_shadow_set_range(&cp_shadow, (Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
    }
    Block* b = VG_(malloc)("cp.heap.block", sizeof(Block));
    b->key = (UWord)p;
@@ -61,7 +61,7 @@ static void free_block(void* p)
 {
    Block* b = VG_(HT_remove)(blocks, (UWord)p);
    if (!b) return;                 /* not ours: ignore, as the other tools do */
-   cp_shadow_set_range((Addr)p, b->size, 0);
+   cp_shadow_set_range(&cp_shadow, (Addr)p, b->size, 0);
    stats.blocks_live--;
    stats.bytes_live -= b->size;
    VG_(free)(b);
@@ -101,7 +101,7 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    if ((SSizeT)new_size < 0) return NULL;
    if (new_size <= b->size) {
       /* shrink in place: the cut-off tail is free memory again */
-      cp_shadow_set_range((Addr)p + new_size, b->size - new_size, 0);
+      cp_shadow_set_range(&cp_shadow, (Addr)p + new_size, b->size - new_size, 0);
       stats.bytes_live -= b->size - new_size;
       b->size = new_size;
       return p;
@@ -109,8 +109,8 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    void* q = VG_(cli_malloc)(VG_(clo_alignment), new_size);
    if (!q) return NULL;
    VG_(memcpy)(q, p, b->size);
-   cp_shadow_copy_range((Addr)q, (Addr)p, b->size);
-   cp_shadow_set_range((Addr)p, b->size, 0);
+   cp_shadow_copy_range(&cp_shadow, (Addr)q, (Addr)p, b->size);
+   cp_shadow_set_range(&cp_shadow, (Addr)p, b->size, 0);
    VG_(HT_remove)(blocks, (UWord)p);
    VG_(cli_free)(p);
    stats.blocks_allocated++;

@@ -232,22 +232,30 @@ static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
    }
 }
 
-/* Add n to the instruction counter of node (or of the innermost node frame
-   when node is NULL), inline. */
-static void emit_icount(IRSB* sb, CpNode* node, ULong n)
+/* *(addr + off) += n, inline. */
+static void emit_add64(IRSB* sb, IRExpr* addr, Int off, ULong n)
 {
    if (n == 0) return;
-   IRExpr* ctr;
-   if (node) {
-      ctr = mkIRExpr_HWord((HWord)&node->instrs);
-   } else {
-      ctr = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                            mkIRExpr_HWord((HWord)&cp_cur_icount)));
-   }
-   IRExpr* old = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, ctr));
+   IRExpr* a = off ? assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr,
+                                           IRExpr_Const(IRConst_U64((ULong)off))))
+                   : addr;
+   IRExpr* old = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, a));
    IRExpr* sum = assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, old,
                                                   IRExpr_Const(IRConst_U64(n))));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, ctr, sum));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, a, sum));
+}
+
+/* Count n instructions, of which mem access memory, for node (or for the
+   innermost node frame when node is NULL), and n on the global clock. */
+static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
+{
+   if (n == 0) return;
+   IRExpr* base = node ? mkIRExpr_HWord((HWord)node)
+                       : assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                          mkIRExpr_HWord((HWord)&cp_cur_node)));
+   emit_add64(sb, base, offsetof(CpNode, instrs), n);
+   emit_add64(sb, base, offsetof(CpNode, mem_instrs), mem);
+   emit_add64(sb, mkIRExpr_HWord((HWord)&cp_clock), 0, n);
 }
 
 /* Pop the frames whose sp is below limit (an atom), checking inline first. */
@@ -307,9 +315,14 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    UInt    ilen = 0;
    CpNode* pend_node = NULL;     /* instructions not yet counted, and their node */
    ULong   pend_n = 0;
+   ULong   pend_mem = 0;         /* of which access memory */
+   Bool    insn_mem = False;     /* the current instruction accesses memory */
    IRTemp  insn_loads[MAX_INSN_LOADS];   /* tmps loaded by the current instruction */
    UInt    n_insn_loads = 0;
 
+   /* an access of the current instruction: it counts as a memory instruction */
+#define ACCESS(...) do { emit_access(sb, __VA_ARGS__);                       \
+                         if (!insn_mem) { insn_mem = True; pend_mem++; } } while (0)
    for (; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (!st || st->tag == Ist_NoOp) continue;
@@ -321,9 +334,10 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
          n_insn_loads = 0;
+         insn_mem = False;
          if (pend_n && (node != pend_node || is_entry)) {
-            emit_icount(sb, pend_node, pend_n);
-            pend_n = 0;
+            emit_icount(sb, pend_node, pend_n, pend_mem);
+            pend_n = pend_mem = 0;
          }
          if (node && is_entry) {
             IRExpr* sp = get_sp(sb, layout);
@@ -345,7 +359,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                break;                                    /* control flow */
             if (n_insn_loads < MAX_INSN_LOADS)
                insn_loads[n_insn_loads++] = st->Ist.WrTmp.tmp;
-            emit_access(sb, ACC_LOAD, data->Iex.Load.addr,
+            ACCESS(ACC_LOAD, data->Iex.Load.addr,
                         sizeofIRType(data->Iex.Load.ty), node, NULL);
          }
          break;
@@ -367,7 +381,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_unwind_check(sb, lim);
             break;
          }
-         emit_access(sb, ACC_STORE, addr, size, node, NULL);
+         ACCESS(ACC_STORE, addr, size, node, NULL);
          break;
       }
 
@@ -375,7 +389,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          addStmtToIRSB(sb, st);
          IRStoreG* sg = st->Ist.StoreG.details;
          Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, sg->data));
-         emit_access(sb, ACC_STORE, sg->addr, size, node, sg->guard);
+         ACCESS(ACC_STORE, sg->addr, size, node, sg->guard);
          break;
       }
 
@@ -384,7 +398,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          IRLoadG* lg = st->Ist.LoadG.details;
          IRType ty = Ity_INVALID, wide = Ity_INVALID;
          typeOfIRLoadGOp(lg->cvt, &wide, &ty);
-         emit_access(sb, ACC_LOAD, lg->addr, sizeofIRType(ty), node, lg->guard);
+         ACCESS(ACC_LOAD, lg->addr, sizeofIRType(ty), node, lg->guard);
          break;
       }
 
@@ -399,7 +413,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          if (cas->expdLo->tag == Iex_RdTmp)
             for (UInt j = 0; j < n_insn_loads; j++)
                if (insn_loads[j] == cas->expdLo->Iex.RdTmp.tmp) rmw = True;
-         if (!rmw) emit_access(sb, ACC_LOAD, cas->addr, size, node, NULL);
+         if (!rmw) ACCESS(ACC_LOAD, cas->addr, size, node, NULL);
          /* the store happens only if the swap does */
          IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64,
                                 widen_to_64(sb, IRExpr_RdTmp(cas->oldLo)),
@@ -410,7 +424,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                                    widen_to_64(sb, cas->expdHi)));
             g = assign(sb, Ity_I1, IRExpr_Binop(Iop_And1, g, gh));
          }
-         emit_access(sb, ACC_STORE, cas->addr, size, node, g);
+         ACCESS(ACC_STORE, cas->addr, size, node, g);
          break;
       }
 
@@ -419,10 +433,10 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          IRExpr* addr = st->Ist.LLSC.addr;
          if (st->Ist.LLSC.storedata == NULL) {
             IRType ty = typeOfIRTemp(sb->tyenv, st->Ist.LLSC.result);
-            emit_access(sb, ACC_LOAD, addr, sizeofIRType(ty), node, NULL);
+            ACCESS(ACC_LOAD, addr, sizeofIRType(ty), node, NULL);
          } else {
             Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata));
-            emit_access(sb, ACC_STORE, addr, size, node,
+            ACCESS(ACC_STORE, addr, size, node,
                         IRExpr_RdTmp(st->Ist.LLSC.result));
          }
          break;
@@ -440,7 +454,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                       : d->mFx == Ifx_Write ? ACC_STORE : ACC_MODIFY;
             IRExpr* g = d->guard;
             if (g && g->tag == Iex_Const && g->Iex.Const.con->Ico.U1) g = NULL;
-            emit_access(sb, k, addr, d->mSize, node, g);
+            ACCESS(k, addr, d->mSize, node, g);
          }
          break;
       }
@@ -448,8 +462,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       case Ist_Exit:
          /* every instruction so far has executed if this exit is taken */
          if (pend_n) {
-            emit_icount(sb, pend_node, pend_n);
-            pend_n = 0;
+            emit_icount(sb, pend_node, pend_n, pend_mem);
+            pend_n = pend_mem = 0;
          }
          addStmtToIRSB(sb, st);
          break;
@@ -460,7 +474,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       }
    }
 
-   if (pend_n) emit_icount(sb, pend_node, pend_n);
+#undef ACCESS
+   if (pend_n) emit_icount(sb, pend_node, pend_n, pend_mem);
 
    if (sbIn->jumpkind == Ijk_Ret) {
       /* the frames of the functions returned from are now above sp */

@@ -44,10 +44,11 @@ void cp_big_free(void* p, SizeT n)
 static void cp_post_clo_init(void)
 {
    cp_output_init();                 /* fails early if an output cannot be written */
-   cp_shadow_init(cp_clo.gran_log2);
+   cp_shadow_init(&cp_shadow, cp_clo.gran_log2);
    cp_edges_init();
    cp_threads_init();
    cp_nodes_init();
+   cp_threads_nodes_ready();
    cp_heap_init();
    cp_events_init();
    cp_instrument_init();
@@ -58,7 +59,7 @@ static void cp_fini(Int exitcode)
    cp_output_write_all("exit");
    if (VG_(clo_stats)) {
       CpShadowStats st;
-      cp_shadow_get_stats(&st);
+      cp_shadow_get_stats(&cp_shadow, &st);
       VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak (%llu bytes peak)\n",
                 st.chunks_live, st.chunks_peak, st.bytes_peak);
       VG_(dmsg)("commprof: nodes %u, contexts %u, context edges %u\n",

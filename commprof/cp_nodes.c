@@ -104,7 +104,11 @@ void cp_nodes_reset_counters(void)
 {
    for (UInt i = 0; i < cp_n_nodes; i++) {
       CpNode* n = cp_nodes[i];
-      n->instrs = n->calls = n->bytes_read = n->bytes_written = 0;
+      n->instrs = n->mem_instrs = n->calls = n->bytes_read = n->bytes_written = 0;
+      n->loads = n->stores = n->stack_loads = n->stack_stores = 0;
+      n->stack_bytes_read = n->stack_bytes_written = 0;
+      n->heap_bytes_read = n->heap_bytes_written = 0;
+      n->global_bytes_read = n->global_bytes_written = 0;
    }
 }
 

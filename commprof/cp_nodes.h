@@ -13,9 +13,15 @@ typedef enum { CP_KIND_FUNCTION = 0, CP_KIND_SPECIAL = 1 } CpNodeKind;
 
 typedef struct CpNode {
    ULong  instrs;          /* instructions charged (generated code adds to it) */
+   ULong  mem_instrs;      /* of which access memory (generated code adds to it) */
    ULong  calls;           /* entries at the first instruction */
    ULong  bytes_read;      /* bytes of loads charged to the node */
    ULong  bytes_written;   /* bytes of stores charged to the node */
+   ULong  loads, stores;   /* accesses */
+   ULong  stack_loads, stack_stores;            /* of which to the thread's own stack */
+   ULong  stack_bytes_read, stack_bytes_written;
+   ULong  heap_bytes_read, heap_bytes_written;      /* with --objects=yes only */
+   ULong  global_bytes_read, global_bytes_written;  /* with --objects=yes only */
    UInt   id;
    UInt   kind;            /* CpNodeKind */
    Addr   entry;           /* first instruction (functions), 0 for specials */

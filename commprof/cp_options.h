@@ -17,6 +17,7 @@ typedef struct {
    UInt         granularity;    /* --granularity: 1, 2, 4, 8 */
    UInt         gran_log2;
    UInt         summary_edges;  /* --summary-edges: edges listed in the stderr summary */
+   Bool         objects;        /* --objects: data objects and memory regions */
 } CpOptions;
 
 extern CpOptions cp_clo;

@@ -4,6 +4,8 @@
 #include "cp_output.h"
 #include "cp_options.h"
 #include "cp_nodes.h"
+#include "cp_edges.h"
+#include "cp_callstack.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 
@@ -74,9 +76,20 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
                        " bytes-read=\"%llu\" bytes-written=\"%llu\"",
                     n->line, n->instrs, n->calls, n->bytes_read, n->bytes_written);
       cp_out_printf(o, " in-bytes=\"%llu\" in-unma=\"%llu\" out-bytes=\"%llu\" out-unma=\"%llu\""
-                       " self-bytes=\"%llu\" self-unma=\"%llu\"/>\n",
+                       " self-bytes=\"%llu\" self-unma=\"%llu\"",
                     r->in_bytes[i], r->in_unma[i], r->out_bytes[i], r->out_unma[i],
                     r->self_bytes[i], r->self_unma[i]);
+      cp_out_printf(o, " mem-instructions=\"%llu\" loads=\"%llu\" stores=\"%llu\""
+                       " stack-loads=\"%llu\" stack-stores=\"%llu\""
+                       " stack-bytes-read=\"%llu\" stack-bytes-written=\"%llu\"",
+                    n->mem_instrs, n->loads, n->stores, n->stack_loads, n->stack_stores,
+                    n->stack_bytes_read, n->stack_bytes_written);
+      if (cp_clo.objects)
+         cp_out_printf(o, " heap-bytes-read=\"%llu\" heap-bytes-written=\"%llu\""
+                          " global-bytes-read=\"%llu\" global-bytes-written=\"%llu\"",
+                       n->heap_bytes_read, n->heap_bytes_written,
+                       n->global_bytes_read, n->global_bytes_written);
+      cp_out_puts(o, "/>\n");
    }
    cp_out_puts(o, "  </functions>\n");
 
@@ -88,6 +101,35 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
                     e->producer, e->consumer, e->bytes, e->unma, e->accesses);
    }
    cp_out_puts(o, "  </edges>\n");
+
+   /* threads, by creation order */
+   cp_out_puts(o, "  <threads>\n");
+   for (UInt i = 1; i < r->n_threads; i++) {
+      const CpThread* t = cp_threads[i];
+      cp_out_printf(o, "    <thread id=\"%u\" parent=\"%u\"", t->index, t->parent);
+      attr(o, "name", t->name ? t->name : "");
+      cp_out_printf(o, " instructions=\"%llu\" bytes-read=\"%llu\" in-bytes=\"%llu\""
+                       " out-bytes=\"%llu\"/>\n",
+                    t->instrs, r->thread_read[i], r->thread_in[i], r->thread_out[i]);
+   }
+   cp_out_puts(o, "  </threads>\n");
+   cp_out_puts(o, "  <thread-matrix>\n");
+   for (UInt i = 0; i < r->n_cells; i++)
+      cp_out_printf(o, "    <cell producer=\"%u\" consumer=\"%u\" bytes=\"%llu\" unma=\"%llu\"/>\n",
+                    r->cells[i].producer, r->cells[i].consumer, r->cells[i].bytes, r->cells[i].unma);
+   cp_out_puts(o, "  </thread-matrix>\n");
+   /* (function, thread) -> (function, thread) */
+   cp_out_puts(o, "  <thread-edges>\n");
+   for (UInt i = 0; i < cp_edges_count(); i++) {
+      const CpEdge* e = cp_edge_at(i);
+      const CpCtx* p = &cp_ctxs[cp_edge_producer(e)];
+      const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
+      if (cp_edge_producer(e) == cp_edge_consumer(e) || e->bytes == 0) continue;
+      cp_out_printf(o, "    <edge producer=\"%u\" producer-thread=\"%u\" consumer=\"%u\""
+                       " consumer-thread=\"%u\" bytes=\"%llu\" unma=\"%llu\" accesses=\"%llu\"/>\n",
+                    p->node, p->thread, c->node, c->thread, e->bytes, e->addrs.count, e->accesses);
+   }
+   cp_out_puts(o, "  </thread-edges>\n");
    cp_out_puts(o, "</commprof>\n");
    return cp_out_close(o);
 }

@@ -5,6 +5,7 @@
 #include "cp_options.h"
 #include "cp_nodes.h"
 #include "cp_edges.h"
+#include "cp_callstack.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 
@@ -373,6 +374,19 @@ static Int cmp_by_producer(const void* a, const void* b)
    return xp < yp ? -1 : xp > yp ? 1 : 0;
 }
 
+static UInt pthread_of(const CpEdge* e) { return cp_ctxs[cp_edge_producer(e)].thread; }
+static UInt cthread_of(const CpEdge* e) { return cp_ctxs[cp_edge_consumer(e)].thread; }
+
+static Int cmp_by_threads(const void* a, const void* b)
+{
+   const CpEdge* x = *(const CpEdge* const*)a;
+   const CpEdge* y = *(const CpEdge* const*)b;
+   UInt xp = pthread_of(x), yp = pthread_of(y), xc = cthread_of(x), yc = cthread_of(y);
+   if (xp != yp) return xp < yp ? -1 : 1;
+   if (xc != yc) return xc < yc ? -1 : 1;
+   return 0;
+}
+
 static Int cmp_node_edges(const void* a, const void* b)
 {
    const CpNodeEdge* x = a;
@@ -450,6 +464,36 @@ static void build_report(CpReport* r, const HChar* reason)
    }
    VG_(ssort)(r->edges, r->n_edges, sizeof(CpNodeEdge), cmp_node_edges);
 
+   /* threads: bytes read, the thread matrix (all bytes, the diagonal too),
+      and bytes crossing threads; (unwritten) belongs to no thread */
+   cp_threads_sync_clock();
+   r->n_threads   = cp_n_threads;
+   r->thread_read = VG_(calloc)("cp.rep", cp_n_threads, sizeof(ULong));
+   r->thread_in   = VG_(calloc)("cp.rep", cp_n_threads, sizeof(ULong));
+   r->thread_out  = VG_(calloc)("cp.rep", cp_n_threads, sizeof(ULong));
+   r->cells       = VG_(malloc)("cp.rep.cells", (nv ? nv : 1) * sizeof(CpThreadCell));
+   r->n_cells     = 0;
+   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_threads);
+   for (UInt i = 0; i < nv; ) {
+      UInt j = i;
+      ULong bytes = 0;
+      while (j < nv && cmp_by_threads(&v[i], &v[j]) == 0) bytes += v[j++]->bytes;
+      UInt pt = pthread_of(v[i]), ct = cthread_of(v[i]);
+      r->thread_read[ct] += bytes;
+      if (pt != 0) {
+         CpThreadCell* cell = &r->cells[r->n_cells++];
+         cell->producer = pt;
+         cell->consumer = ct;
+         cell->bytes = bytes;
+         cell->unma = union_count(v, i, j);
+         if (pt != ct) {
+            r->thread_in[ct] += bytes;
+            r->thread_out[pt] += bytes;
+         }
+      }
+      i = j;
+   }
+
    /* distinct addresses per consumer and per producer, over cross edges */
    UInt nx = 0;
    for (UInt i = 0; i < nv; i++)
@@ -483,6 +527,10 @@ static void build_report(CpReport* r, const HChar* reason)
 
 static void free_report(CpReport* r)
 {
+   VG_(free)(r->thread_read);
+   VG_(free)(r->thread_in);
+   VG_(free)(r->thread_out);
+   VG_(free)(r->cells);
    VG_(free)(r->edges);
    VG_(free)(r->in_bytes);
    VG_(free)(r->in_unma);

@@ -37,6 +37,11 @@ typedef struct {
 } CpNodeEdge;
 
 typedef struct {
+   UInt  producer, consumer;     /* thread indices */
+   ULong bytes, unma;
+} CpThreadCell;
+
+typedef struct {
    CpNodeEdge* edges;            /* cross-node edges, by bytes descending */
    UInt        n_edges;
    UInt        n_nodes;          /* = cp_n_nodes at the dump */
@@ -51,6 +56,13 @@ typedef struct {
    ULong       total_comm, total_comm_unma, total_self;
    UInt        n_active;
    const HChar* reason;          /* "exit", "exec", ... */
+   /* threads, by index (0 unused) */
+   UInt          n_threads;      /* = cp_n_threads */
+   ULong*        thread_read;    /* bytes the thread's loads read */
+   ULong*        thread_in;      /* bytes it consumed from other threads */
+   ULong*        thread_out;     /* bytes other threads consumed from it */
+   CpThreadCell* cells;          /* thread -> thread matrix, non-zero cells */
+   UInt          n_cells;
 } CpReport;
 
 void cp_output_init(void);              /* post_clo_init: check the outputs can be written */

@@ -2,26 +2,12 @@
 
 #include "cp_shadow.h"
 
-CpSlot cp_shadow_primary[CP_PRIMARY_SIZE];
-UInt   cp_shadow_gran_log2;
-UInt   cp_shadow_entries;
-
-static SizeT chunk_bytes;            /* sizeof(CpChunk) + entries */
-static CpShadowStats stats;
-
-/* Released chunks kept for reuse, to spare the system calls. */
-#define POOL_MAX 32
-static CpChunk* pool[POOL_MAX];
-static UInt     pool_n;
+CpShadowMap cp_shadow;
 
 /* ---- chunks above the direct range: open-addressing hash table ---- */
 
-typedef struct { Addr cn; CpSlot* cell; } HighSlot;
+typedef CpHighSlot HighSlot;
 #define HIGH_EMPTY ((Addr)-1)
-
-static HighSlot* high_tab;
-static SizeT     high_cap;           /* power of two, 0 before first use */
-static SizeT     high_used;
 
 static inline SizeT high_hash(Addr cn)
 {
@@ -29,187 +15,187 @@ static inline SizeT high_hash(Addr cn)
    return (SizeT)(h >> 32);
 }
 
-static HighSlot* high_find(Addr cn)
+static HighSlot* high_find(CpShadowMap* m, Addr cn)
 {
-   if (high_cap == 0) return NULL;
-   SizeT i = high_hash(cn) & (high_cap - 1);
-   while (high_tab[i].cn != HIGH_EMPTY) {
-      if (high_tab[i].cn == cn) return &high_tab[i];
-      i = (i + 1) & (high_cap - 1);
+   if (m->high_cap == 0) return NULL;
+   SizeT i = high_hash(cn) & (m->high_cap - 1);
+   while (m->high_tab[i].cn != HIGH_EMPTY) {
+      if (m->high_tab[i].cn == cn) return &m->high_tab[i];
+      i = (i + 1) & (m->high_cap - 1);
    }
    return NULL;
 }
 
-static void high_insert_nogrow(Addr cn, CpSlot* cell)
+static void high_insert_nogrow(CpShadowMap* m, Addr cn, CpSlot* cell)
 {
-   SizeT i = high_hash(cn) & (high_cap - 1);
-   while (high_tab[i].cn != HIGH_EMPTY) i = (i + 1) & (high_cap - 1);
-   high_tab[i].cn = cn;
-   high_tab[i].cell = cell;
+   SizeT i = high_hash(cn) & (m->high_cap - 1);
+   while (m->high_tab[i].cn != HIGH_EMPTY) i = (i + 1) & (m->high_cap - 1);
+   m->high_tab[i].cn = cn;
+   m->high_tab[i].cell = cell;
 }
 
-static void high_insert(Addr cn, CpSlot* cell)
+static void high_insert(CpShadowMap* m, Addr cn, CpSlot* cell)
 {
-   if ((high_used + 1) * 2 > high_cap) {
-      SizeT     old_cap = high_cap;
-      HighSlot* old = high_tab;
-      high_cap = old_cap ? old_cap * 2 : 64;
-      high_tab = CP_MALLOC("cp.shadow.high", high_cap * sizeof(HighSlot));
-      for (SizeT i = 0; i < high_cap; i++) high_tab[i].cn = HIGH_EMPTY;
+   if ((m->high_used + 1) * 2 > m->high_cap) {
+      SizeT     old_cap = m->high_cap;
+      HighSlot* old = m->high_tab;
+      m->high_cap = old_cap ? old_cap * 2 : 64;
+      m->high_tab = CP_MALLOC("cp.shadow.high", m->high_cap * sizeof(HighSlot));
+      for (SizeT i = 0; i < m->high_cap; i++) m->high_tab[i].cn = HIGH_EMPTY;
       for (SizeT i = 0; i < old_cap; i++)
-         if (old[i].cn != HIGH_EMPTY) high_insert_nogrow(old[i].cn, old[i].cell);
+         if (old[i].cn != HIGH_EMPTY) high_insert_nogrow(m, old[i].cn, old[i].cell);
       if (old) CP_FREE(old);
    }
-   high_insert_nogrow(cn, cell);
-   high_used++;
+   high_insert_nogrow(m, cn, cell);
+   m->high_used++;
 }
 
 /* Remove by backward-shift deletion, keeping probe sequences intact. */
-static void high_remove(HighSlot* s)
+static void high_remove(CpShadowMap* m, HighSlot* s)
 {
-   SizeT i = (SizeT)(s - high_tab);
+   SizeT i = (SizeT)(s - m->high_tab);
    SizeT j = i;
-   CP_FREE(high_tab[i].cell);
-   high_tab[i].cn = HIGH_EMPTY;
+   CP_FREE(m->high_tab[i].cell);
+   m->high_tab[i].cn = HIGH_EMPTY;
    for (;;) {
-      j = (j + 1) & (high_cap - 1);
-      if (high_tab[j].cn == HIGH_EMPTY) break;
-      SizeT k = high_hash(high_tab[j].cn) & (high_cap - 1);
+      j = (j + 1) & (m->high_cap - 1);
+      if (m->high_tab[j].cn == HIGH_EMPTY) break;
+      SizeT k = high_hash(m->high_tab[j].cn) & (m->high_cap - 1);
       /* move j back to i if k is cyclically outside (i, j] */
       Bool move = (i <= j) ? (k <= i || k > j) : (k <= i && k > j);
       if (move) {
-         high_tab[i] = high_tab[j];
-         high_tab[j].cn = HIGH_EMPTY;
+         m->high_tab[i] = m->high_tab[j];
+         m->high_tab[j].cn = HIGH_EMPTY;
          i = j;
       }
    }
-   high_used--;
+   m->high_used--;
 }
 
-CpSlot cp_shadow_high_slot(Addr cn)
+CpSlot cp_shadow_high_slot(CpShadowMap* m, Addr cn)
 {
-   HighSlot* s = high_find(cn);
+   HighSlot* s = high_find(m, cn);
    return s ? *s->cell : CP_SLOT_UNIFORM(0);
 }
 
-CpSlot* cp_shadow_high_slot_for_write(Addr cn)
+CpSlot* cp_shadow_high_slot_for_write(CpShadowMap* m, Addr cn)
 {
-   HighSlot* s = high_find(cn);
+   HighSlot* s = high_find(m, cn);
    if (s) return s->cell;
    CpSlot* cell = CP_MALLOC("cp.shadow.highcell", sizeof(CpSlot));
    *cell = CP_SLOT_UNIFORM(0);
-   high_insert(cn, cell);
-   stats.high_chunks_live++;
+   high_insert(m, cn, cell);
+   m->stats.high_chunks_live++;
    return cell;
 }
 
 /* The slot of chunk cn, for writing. */
-static CpSlot* slot_for_write(Addr cn)
+static CpSlot* slot_for_write(CpShadowMap* m, Addr cn)
 {
-   return cn < CP_PRIMARY_SIZE ? &cp_shadow_primary[cn] : cp_shadow_high_slot_for_write(cn);
+   return cn < CP_PRIMARY_SIZE ? &m->primary[cn] : cp_shadow_high_slot_for_write(m, cn);
 }
 
 /* A high slot that became uniform 0 is dropped from the table. */
-static void maybe_drop_high(Addr cn)
+static void maybe_drop_high(CpShadowMap* m, Addr cn)
 {
    if (cn < CP_PRIMARY_SIZE) return;
-   HighSlot* s = high_find(cn);
+   HighSlot* s = high_find(m, cn);
    if (s && *s->cell == CP_SLOT_UNIFORM(0)) {
-      high_remove(s);
-      stats.high_chunks_live--;
+      high_remove(m, s);
+      m->stats.high_chunks_live--;
    }
 }
 
 /* ---- chunk allocation ---- */
 
-static CpChunk* alloc_chunk(void)
+static CpChunk* alloc_chunk(CpShadowMap* m)
 {
-   CpChunk* ch = pool_n ? pool[--pool_n] : CP_BIG_ALLOC(chunk_bytes);
-   stats.chunks_live++;
-   stats.bytes_live += chunk_bytes;
-   if (stats.chunks_live > stats.chunks_peak) stats.chunks_peak = stats.chunks_live;
-   if (stats.bytes_live > stats.bytes_peak)   stats.bytes_peak = stats.bytes_live;
+   CpChunk* ch = m->pool_n ? m->pool[--m->pool_n] : CP_BIG_ALLOC(m->chunk_bytes);
+   m->stats.chunks_live++;
+   m->stats.bytes_live += m->chunk_bytes;
+   if (m->stats.chunks_live > m->stats.chunks_peak) m->stats.chunks_peak = m->stats.chunks_live;
+   if (m->stats.bytes_live > m->stats.bytes_peak)   m->stats.bytes_peak = m->stats.bytes_live;
    return ch;
 }
 
-static void release_chunk(CpChunk* ch)
+static void release_chunk(CpShadowMap* m, CpChunk* ch)
 {
-   if (pool_n < POOL_MAX) pool[pool_n++] = ch;
-   else CP_BIG_FREE(ch, chunk_bytes);
-   stats.chunks_live--;
-   stats.bytes_live -= chunk_bytes;
+   if (m->pool_n < CP_SHADOW_POOL_MAX) m->pool[m->pool_n++] = ch;
+   else CP_BIG_FREE(ch, m->chunk_bytes);
+   m->stats.chunks_live--;
+   m->stats.bytes_live -= m->chunk_bytes;
 }
 
-CpChunk* cp_shadow_materialise(CpSlot* slot)
+CpChunk* cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
 {
    CpSlot s = *slot;
    if (!CP_SLOT_IS_UNIFORM(s)) return CP_SLOT_CHUNK(s);
    CpWriter w = CP_SLOT_WRITER(s);
-   CpChunk* ch = alloc_chunk();
-   for (UInt i = 0; i < cp_shadow_entries; i++) ch->e[i] = w;
+   CpChunk* ch = alloc_chunk(m);
+   for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
    ch->writes = 0;
    *slot = (CpSlot)ch;
-   stats.materialised++;
+   m->stats.materialised++;
    return ch;
 }
 
-void cp_shadow_check_uniform(CpSlot* slot)
+void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
 {
    CpChunk* ch = CP_SLOT_CHUNK(*slot);
-   if (ch->writes < cp_shadow_entries / 2) return;
+   if (ch->writes < m->entries / 2) return;
    ch->writes = 0;
    UInt w = ch->e[0];
    UInt diff = 0;
-   for (UInt i = 1; i < cp_shadow_entries; i++) diff |= ch->e[i] ^ w;
+   for (UInt i = 1; i < m->entries; i++) diff |= ch->e[i] ^ w;
    if (diff == 0) {
       *slot = CP_SLOT_UNIFORM(w);
-      release_chunk(ch);
-      stats.made_uniform++;
+      release_chunk(m, ch);
+      m->stats.made_uniform++;
    }
 }
 
-void cp_shadow_init(UInt gran_log2)
+void cp_shadow_init(CpShadowMap* m, UInt gran_log2)
 {
-   CP_ASSERT(gran_log2 <= 3);
-   cp_shadow_gran_log2 = gran_log2;
-   cp_shadow_entries = (UInt)(CP_CHUNK_SIZE >> gran_log2);
-   chunk_bytes = sizeof(CpChunk) + (SizeT)cp_shadow_entries * sizeof(UInt);
+   CP_ASSERT(gran_log2 <= 4);
+   m->gran_log2 = gran_log2;
+   m->entries = (UInt)(CP_CHUNK_SIZE >> gran_log2);
+   m->chunk_bytes = sizeof(CpChunk) + (SizeT)m->entries * sizeof(UInt);
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
-      cp_shadow_primary[i] = CP_SLOT_UNIFORM(0);
-   high_tab = NULL;
-   high_cap = high_used = 0;
-   pool_n = 0;
-   CP_MEMSET(&stats, 0, sizeof(stats));
+      m->primary[i] = CP_SLOT_UNIFORM(0);
+   m->high_tab = NULL;
+   m->high_cap = m->high_used = 0;
+   m->pool_n = 0;
+   CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }
 
-void cp_shadow_reset(void)
+void cp_shadow_reset(CpShadowMap* m)
 {
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++) {
-      if (!CP_SLOT_IS_UNIFORM(cp_shadow_primary[i]))
-         release_chunk(CP_SLOT_CHUNK(cp_shadow_primary[i]));
-      cp_shadow_primary[i] = CP_SLOT_UNIFORM(0);
+      if (!CP_SLOT_IS_UNIFORM(m->primary[i]))
+         release_chunk(m, CP_SLOT_CHUNK(m->primary[i]));
+      m->primary[i] = CP_SLOT_UNIFORM(0);
    }
-   for (SizeT i = 0; i < high_cap; i++)
-      if (high_tab[i].cn != HIGH_EMPTY) {
-         if (!CP_SLOT_IS_UNIFORM(*high_tab[i].cell))
-            release_chunk(CP_SLOT_CHUNK(*high_tab[i].cell));
-         CP_FREE(high_tab[i].cell);
-         high_tab[i].cn = HIGH_EMPTY;
+   for (SizeT i = 0; i < m->high_cap; i++)
+      if (m->high_tab[i].cn != HIGH_EMPTY) {
+         if (!CP_SLOT_IS_UNIFORM(*m->high_tab[i].cell))
+            release_chunk(m, CP_SLOT_CHUNK(*m->high_tab[i].cell));
+         CP_FREE(m->high_tab[i].cell);
+         m->high_tab[i].cn = HIGH_EMPTY;
       }
-   high_used = 0;
-   stats.high_chunks_live = 0;
+   m->high_used = 0;
+   m->stats.high_chunks_live = 0;
 }
 
 /* ---- range operations ---- */
 
-void cp_shadow_set_range(Addr a, SizeT len, CpWriter w)
+void cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
 {
    if (len == 0) return;
-   UInt  g     = cp_shadow_gran_log2;
+   UInt  g     = m->gran_log2;
    Addr  first = a >> g;                         /* first block */
    Addr  last  = (a + len - 1) >> g;             /* last block (inclusive) */
    if (a + len - 1 < a) last = ((Addr)-1) >> g;  /* wrapped: clamp to the top */
-   Addr  bpc   = (Addr)cp_shadow_entries;        /* blocks per chunk */
+   Addr  bpc   = (Addr)m->entries;        /* blocks per chunk */
    Addr  b = first;
    for (;;) {
       Addr cn     = b / bpc;
@@ -217,57 +203,60 @@ void cp_shadow_set_range(Addr a, SizeT len, CpWriter w)
       Addr end_b  = (cn + 1) * bpc - 1;          /* last block of this chunk */
       if (end_b > last) end_b = last;
       UInt n = (UInt)(end_b - b + 1);
-      CpSlot s = cn < CP_PRIMARY_SIZE ? cp_shadow_primary[cn] : cp_shadow_high_slot(cn);
+      CpSlot s = cn < CP_PRIMARY_SIZE ? m->primary[cn] : cp_shadow_high_slot(m, cn);
       if (s == CP_SLOT_UNIFORM(w)) {
          /* nothing changes */
       } else if (off == 0 && n == bpc) {
-         CpSlot* slot = slot_for_write(cn);
-         if (!CP_SLOT_IS_UNIFORM(*slot)) release_chunk(CP_SLOT_CHUNK(*slot));
+         CpSlot* slot = slot_for_write(m, cn);
+         if (!CP_SLOT_IS_UNIFORM(*slot)) release_chunk(m, CP_SLOT_CHUNK(*slot));
          *slot = CP_SLOT_UNIFORM(w);
-         maybe_drop_high(cn);
+         maybe_drop_high(m, cn);
       } else {
-         CpSlot* slot = slot_for_write(cn);
-         CpChunk* ch = cp_shadow_materialise(slot);
+         CpSlot* slot = slot_for_write(m, cn);
+         CpChunk* ch = cp_shadow_materialise(m, slot);
          for (UInt i = 0; i < n; i++) ch->e[off + i] = w;
          ch->writes += n;
-         cp_shadow_check_uniform(slot);
-         maybe_drop_high(cn);
+         cp_shadow_check_uniform(m, slot);
+         maybe_drop_high(m, cn);
       }
       if (end_b == last) break;
       b = end_b + 1;
    }
 }
 
-void cp_shadow_copy_range(Addr dst, Addr src, SizeT len)
+void cp_shadow_copy_range(CpShadowMap* m, Addr dst, Addr src, SizeT len)
 {
    if (len == 0 || dst == src) return;
-   UInt  g    = cp_shadow_gran_log2;
-   SizeT nblk = (SizeT)(((src + len - 1) >> g) - (src >> g) + 1);
-   Addr  sb   = src >> g, db = dst >> g;
+   UInt  g       = m->gran_log2;
+   Addr  top_blk = ((Addr)-1) >> g;
+   Addr  sb      = src >> g, db = dst >> g;
+   Addr  s_last  = src + len - 1 < src ? top_blk : (src + len - 1) >> g;
+   SizeT nblk    = (SizeT)(s_last - sb + 1);             /* clamped at the top for src */
+   if (nblk - 1 > top_blk - db) nblk = (SizeT)(top_blk - db) + 1;   /* and for dst */
    /* Copy block by block, in the direction that is safe for overlap; runs of
       one producer are written with set_range. */
    if (db < sb) {
       SizeT i = 0;
       while (i < nblk) {
-         CpWriter w = cp_shadow_get((sb + i) << g);
+         CpWriter w = cp_shadow_get(m, (sb + i) << g);
          SizeT j = i + 1;
-         while (j < nblk && cp_shadow_get((sb + j) << g) == w) j++;
-         cp_shadow_set_range((db + i) << g, (j - i) << g, w);
+         while (j < nblk && cp_shadow_get(m, (sb + j) << g) == w) j++;
+         cp_shadow_set_range(m, (db + i) << g, (j - i) << g, w);
          i = j;
       }
    } else {
       SizeT i = nblk;
       while (i > 0) {
-         CpWriter w = cp_shadow_get((sb + i - 1) << g);
+         CpWriter w = cp_shadow_get(m, (sb + i - 1) << g);
          SizeT j = i - 1;
-         while (j > 0 && cp_shadow_get((sb + j - 1) << g) == w) j--;
-         cp_shadow_set_range((db + j) << g, (i - j) << g, w);
+         while (j > 0 && cp_shadow_get(m, (sb + j - 1) << g) == w) j--;
+         cp_shadow_set_range(m, (db + j) << g, (i - j) << g, w);
          i = j;
       }
    }
 }
 
-void cp_shadow_get_stats(CpShadowStats* st)
+void cp_shadow_get_stats(CpShadowMap* m, CpShadowStats* st)
 {
-   *st = stats;
+   *st = m->stats;
 }

@@ -24,6 +24,10 @@
  * memory that was never written, or that one producer wrote entirely, costs
  * nothing.
  *
+ * The same structure serves, with other granularities, as the map from
+ * addresses to heap blocks and other data objects (cp_objects.c): every
+ * function takes the map it works on.
+ *
  * This module is pure: it compiles into the tool and into the host unit
  * tests (tests/unit/test_shadow.c).
  */
@@ -52,73 +56,6 @@ typedef UWord CpSlot;
 #define CP_SLOT_WRITER(s)      ((CpWriter)((s) >> 1))
 #define CP_SLOT_CHUNK(s)       ((CpChunk*)(s))
 
-extern CpSlot cp_shadow_primary[CP_PRIMARY_SIZE];
-extern UInt   cp_shadow_gran_log2;               /* 0..3 */
-extern UInt   cp_shadow_entries;                 /* entries per chunk */
-
-/* Set up the map for blocks of 2^gran_log2 bytes.  Call once. */
-void   cp_shadow_init(UInt gran_log2);
-/* Forget everything (all memory becomes unwritten) and release every chunk. */
-void   cp_shadow_reset(void);
-
-/* Slow paths, out of line. */
-CpSlot  cp_shadow_high_slot(Addr chunk_no);
-CpSlot* cp_shadow_high_slot_for_write(Addr chunk_no);
-CpChunk* cp_shadow_materialise(CpSlot* slot);
-void    cp_shadow_check_uniform(CpSlot* slot);
-
-/* The slot of the chunk holding a. */
-static inline CpSlot cp_shadow_slot(Addr a)
-{
-   Addr cn = a >> CP_CHUNK_BITS;
-   return CP_LIKELY(cn < CP_PRIMARY_SIZE) ? cp_shadow_primary[cn] : cp_shadow_high_slot(cn);
-}
-
-/* Index of a's block within its chunk. */
-static inline UInt cp_shadow_index(Addr a)
-{
-   return (UInt)((a & (CP_CHUNK_SIZE - 1)) >> cp_shadow_gran_log2);
-}
-
-/* Producer of the block holding byte a. */
-static inline CpWriter cp_shadow_get(Addr a)
-{
-   CpSlot s = cp_shadow_slot(a);
-   return CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s) : CP_SLOT_CHUNK(s)->e[cp_shadow_index(a)];
-}
-
-/* Make w the producer of every block that [a, a+len) touches. */
-void   cp_shadow_set_range(Addr a, SizeT len, CpWriter w);
-
-/* A store of len bytes at a by w: the hot-path form of set_range. */
-static inline void cp_shadow_store(Addr a, SizeT len, CpWriter w)
-{
-   Addr off = a & (CP_CHUNK_SIZE - 1);
-   Addr cn  = a >> CP_CHUNK_BITS;
-   if (CP_UNLIKELY(off + len > CP_CHUNK_SIZE || cn >= CP_PRIMARY_SIZE || len == 0)) {
-      cp_shadow_set_range(a, len, w);
-      return;
-   }
-   CpSlot* slot = &cp_shadow_primary[cn];
-   CpSlot  s = *slot;
-   if (CP_SLOT_IS_UNIFORM(s)) {
-      if (s == CP_SLOT_UNIFORM(w)) return;      /* already w's */
-   }
-   CpChunk* ch = CP_SLOT_IS_UNIFORM(s) ? cp_shadow_materialise(slot) : CP_SLOT_CHUNK(s);
-   UInt g  = cp_shadow_gran_log2;
-   UInt i0 = (UInt)(off >> g);
-   UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
-   UInt* e = ch->e + i0;
-   for (UInt i = 0; i < nb; i++) e[i] = w;
-   ch->writes += nb;
-   if (CP_UNLIKELY(i0 == 0 || i0 + nb == cp_shadow_entries))
-      cp_shadow_check_uniform(slot);
-}
-
-/* Copy the producers of [src, src+len) to [dst, dst+len), block by block
-   (the ranges may overlap). */
-void   cp_shadow_copy_range(Addr dst, Addr src, SizeT len);
-
 /* Statistics. */
 typedef struct {
    ULong chunks_live;        /* materialised chunks now */
@@ -129,6 +66,89 @@ typedef struct {
    ULong made_uniform;       /* times a materialised chunk turned uniform */
    ULong materialised;       /* times a chunk was materialised */
 } CpShadowStats;
-void   cp_shadow_get_stats(CpShadowStats* st);
+
+typedef struct { Addr cn; CpSlot* cell; } CpHighSlot;
+
+#define CP_SHADOW_POOL_MAX 32
+
+typedef struct {
+   CpSlot      primary[CP_PRIMARY_SIZE];
+   UInt        gran_log2;        /* 0..4 */
+   UInt        entries;          /* entries per chunk */
+   SizeT       chunk_bytes;      /* sizeof(CpChunk) + entries */
+   CpHighSlot* high_tab;         /* chunks above the direct range */
+   SizeT       high_cap, high_used;
+   CpChunk*    pool[CP_SHADOW_POOL_MAX];   /* released chunks kept for reuse */
+   UInt        pool_n;
+   CpShadowStats stats;
+} CpShadowMap;
+
+/* The map of last writers. */
+extern CpShadowMap cp_shadow;
+
+/* Set up m for blocks of 2^gran_log2 bytes (0..4), all unwritten. */
+void   cp_shadow_init(CpShadowMap* m, UInt gran_log2);
+/* Forget everything (all memory becomes unwritten) and release every chunk. */
+void   cp_shadow_reset(CpShadowMap* m);
+
+/* Slow paths, out of line. */
+CpSlot   cp_shadow_high_slot(CpShadowMap* m, Addr chunk_no);
+CpSlot*  cp_shadow_high_slot_for_write(CpShadowMap* m, Addr chunk_no);
+CpChunk* cp_shadow_materialise(CpShadowMap* m, CpSlot* slot);
+void     cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot);
+
+/* The slot of the chunk holding a. */
+static inline CpSlot cp_shadow_slot(CpShadowMap* m, Addr a)
+{
+   Addr cn = a >> CP_CHUNK_BITS;
+   return CP_LIKELY(cn < CP_PRIMARY_SIZE) ? m->primary[cn] : cp_shadow_high_slot(m, cn);
+}
+
+/* Index of a's block within its chunk. */
+static inline UInt cp_shadow_index(CpShadowMap* m, Addr a)
+{
+   return (UInt)((a & (CP_CHUNK_SIZE - 1)) >> m->gran_log2);
+}
+
+/* Writer of the block holding byte a. */
+static inline CpWriter cp_shadow_get(CpShadowMap* m, Addr a)
+{
+   CpSlot s = cp_shadow_slot(m, a);
+   return CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s) : CP_SLOT_CHUNK(s)->e[cp_shadow_index(m, a)];
+}
+
+/* Make w the writer of every block that [a, a+len) touches. */
+void   cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w);
+
+/* A store of len bytes at a by w: the hot-path form of set_range. */
+static inline void cp_shadow_store(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
+{
+   Addr off = a & (CP_CHUNK_SIZE - 1);
+   Addr cn  = a >> CP_CHUNK_BITS;
+   if (CP_UNLIKELY(len > CP_CHUNK_SIZE || off + len > CP_CHUNK_SIZE
+                   || cn >= CP_PRIMARY_SIZE || len == 0)) {
+      cp_shadow_set_range(m, a, len, w);
+      return;
+   }
+   CpSlot* slot = &m->primary[cn];
+   CpSlot  s = *slot;
+   if (CP_SLOT_IS_UNIFORM(s) && s == CP_SLOT_UNIFORM(w)) return;   /* already w's */
+   CpChunk* ch = CP_SLOT_IS_UNIFORM(s) ? cp_shadow_materialise(m, slot) : CP_SLOT_CHUNK(s);
+   UInt g  = m->gran_log2;
+   UInt i0 = (UInt)(off >> g);
+   UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
+   UInt* e = ch->e + i0;
+   for (UInt i = 0; i < nb; i++) e[i] = w;
+   ch->writes += nb;
+   if (CP_UNLIKELY(i0 == 0 || i0 + nb == m->entries))
+      cp_shadow_check_uniform(m, slot);
+}
+
+/* Copy the writers of [src, src+len) to [dst, dst+len), block by block
+   (the ranges may overlap; both are clamped at the top of the address
+   space). */
+void   cp_shadow_copy_range(CpShadowMap* m, Addr dst, Addr src, SizeT len);
+
+void   cp_shadow_get_stats(CpShadowMap* m, CpShadowStats* st);
 
 #endif /* CP_SHADOW_H */

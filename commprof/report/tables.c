@@ -125,7 +125,10 @@ static char* num(uint64_t v)
 enum { F_IN, F_IN_UNMA, F_OUT, F_OUT_UNMA, F_SELF, F_SELF_UNMA, F_INSTR, F_CALLS, F_READ, F_WRITTEN, F_NAME };
 static const char* const ffields[] = {"in",    "in-unma",      "out",   "out-unma", "self",    "self-unma",
                                       "instructions", "calls", "read",  "written",  "name"};
+static const char* const flabels[] = {"IN", "IN UnMA", "OUT", "OUT UnMA", "self bytes", "self UnMA",
+                                      "instructions", "calls", "bytes read", "bytes written", "name"};
 enum { E_BYTES, E_UNMA, E_ACCESSES, E_PRODUCER, E_CONSUMER };
+static const char* const elabels[] = {"bytes", "UnMA", "accesses", "producer", "consumer"};
 static const char* const efields[] = {"bytes", "unma", "accesses", "producer", "consumer"};
 
 static int field_index(const char* const* names, size_t n, const char* s)
@@ -458,8 +461,8 @@ int cpr_cmd_summary(int argc, char** argv)
     } else {
         rule(f);
         cpr_print_header(f, p);
-        if (o.table != 2) edges_text(f, p, er, ke, ne, efields[ekey], &o);
-        if (o.table != 1) funcs_text(f, p, fr, kf, nf, ffields[fkey], &o);
+        if (o.table != 2) edges_text(f, p, er, ke, ne, elabels[ekey], &o);
+        if (o.table != 1) funcs_text(f, p, fr, kf, nf, flabels[fkey], &o);
     }
     free(fr);
     free(er);

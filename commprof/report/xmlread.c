@@ -80,8 +80,12 @@ typedef struct {
     int seen_root;
 } rd;
 
+/* the line of the current node (the parser itself may have read ahead);
+ * libxml2 keeps node lines in 16 bits, so past 65535 the parser's line */
 static long cur_line(rd* s)
 {
+    xmlNodePtr n = xmlTextReaderCurrentNode(s->r);
+    if (n && n->line > 0 && n->line < 65535) return n->line;
     int l = xmlTextReaderGetParserLineNumber(s->r);
     return l > 0 ? l : 1;
 }

@@ -1,0 +1,781 @@
+/* commprof unit test: edge tables and exact address sets (commprof/cp_edges.c).
+ *
+ *   gcc -O2 -g -DCP_HOST_TEST -I commprof tests/unit/test_edges.c commprof/cp_edges.c
+ *
+ * Reference model: per edge, its bytes, accesses and the set of its byte
+ * addresses as a plain hash set (U64Map in refmodel.h); the edges in creation
+ * order.  Every case runs in its own process (see refmodel.h).
+ *
+ * What is asserted:
+ *   - per edge: bytes, accesses, addrs.count (the UnMA) equal the model, and
+ *     the address set equals the model's set (every model address is
+ *     contained, the popcount of all pages equals count, count equals the
+ *     model's size), cp_addrset_contains agrees with the model on probes
+ *     around the accessed ranges and at random;
+ *   - cp_addrset_add_range and cp_addrset_add_small return the number of
+ *     addresses that were not yet in the set;
+ *   - cp_addrset_union(dst, src) returns |src \ dst|, leaves dst == dst u src
+ *     and src unchanged;
+ *   - the set's own bookkeeping: cap a power of two (or 0), used == non-empty
+ *     slots <= 3/4 cap, no page twice, the one-page cache names a page of the
+ *     set;
+ *   - cp_edge_get/cp_edge_credit/cp_edge_lookup_slow find the same edge for a
+ *     key whatever the cache holds (colliding cache slots, colliding hash
+ *     slots, table growth past 256 edges); an edge's address stays the same;
+ *     cp_edges_count/cp_edge_at list the edges in creation order; the cache
+ *     entry of a key names that key's edge;
+ *   - cp_edges_reset forgets every edge (a fresh edge afterwards is zeroed);
+ *   - wrap-around: adding [a, a+n) with a+n past 2^64 adds [a, 2^64) (the
+ *     clamp in cp_addrset_add_range).
+ * Producer 0 is a valid producer (unwritten memory); consumer 0 is never
+ * used (cp_edges.h: key 0 never names a real edge).
+ */
+#include "cp_edges.h"
+#include "refmodel.h"
+
+#define TOPA (~(Addr)0)
+#define NO_PAGE ((Addr)-1)
+
+/* ------------------------------------------------------------------ */
+/* model                                                               */
+/* ------------------------------------------------------------------ */
+
+static int mset_has(const U64Map* m, Addr a) { return u64map_find(m, a) != NULL; }
+
+/* Add [a, a+n), clamped at the top of the address space; returns new count. */
+static ULong mset_add_range(U64Map* m, Addr a, SizeT n)
+{
+   ULong added = 0;
+   for (SizeT i = 0; i < n; i++) {
+      if (i > 0 && a + i == 0) break;
+      added += (ULong)u64map_put_new(m, a + i, 1);
+   }
+   return added;
+}
+
+typedef struct {
+   ULong  key;
+   ULong  bytes, acc;
+   U64Map addrs;
+} MEdge;
+
+static MEdge*   me;             /* creation order */
+static unsigned me_n, me_cap;
+static U64Map   me_idx;         /* key -> index + 1 */
+
+static MEdge* medge(UInt p, UInt c)
+{
+   ULong key = cp_edge_key(p, c);
+   uint64_t* v = u64map_find(&me_idx, key);
+   if (v) return &me[*v - 1];
+   if (me_n == me_cap) {
+      me_cap = me_cap ? me_cap * 2 : 64;
+      me = realloc(me, me_cap * sizeof(MEdge));
+      CHECK(me != NULL, "oom");
+   }
+   MEdge* e = &me[me_n++];
+   memset(e, 0, sizeof *e);
+   e->key = key;
+   u64map_put_new(&me_idx, key, me_n);
+   return e;
+}
+
+static void model_reset(void)
+{
+   for (unsigned i = 0; i < me_n; i++) u64map_free(&me[i].addrs);
+   me_n = 0;
+   u64map_free(&me_idx);
+}
+
+static void model_free(void)
+{
+   model_reset();
+   free(me);
+   me = NULL;
+   me_cap = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* checks                                                              */
+/* ------------------------------------------------------------------ */
+
+static char ctx[256];           /* what is being checked, for messages */
+
+/* The set's own invariants; returns the popcount of all its pages. */
+static ULong verify_set_internal(const CpAddrSet* s, const char* what)
+{
+   if (s->cap == 0) {
+      CHECK(s->used == 0 && s->count == 0 && s->last_pn == NO_PAGE,
+            "%s (%s): empty table but used %u, count %llu", what, ctx, s->used,
+            (unsigned long long)s->count);
+      return 0;
+   }
+   CHECK((s->cap & (s->cap - 1)) == 0, "%s (%s): cap %u not a power of two", what, ctx, s->cap);
+   CHECK((ULong)s->used * 4 <= (ULong)s->cap * 3, "%s (%s): used %u of cap %u", what, ctx,
+         s->used, s->cap);
+   U64Map seen = { 0 };
+   ULong pop = 0;
+   UInt used = 0;
+   int last_found = (s->last_pn == NO_PAGE);
+   for (UInt i = 0; i < s->cap; i++) {
+      if (s->slots[i].pn == NO_PAGE) continue;
+      used++;
+      CHECK(s->slots[i].bits != NULL, "%s (%s): page without bits", what, ctx);
+      CHECK(u64map_put_new(&seen, s->slots[i].pn, 1), "%s (%s): page 0x%lx twice", what, ctx,
+            s->slots[i].pn);
+      if (s->slots[i].pn == s->last_pn) {
+         CHECK(s->slots[i].bits == s->last_bits, "%s (%s): cached page has other bits", what, ctx);
+         last_found = 1;
+      }
+      for (UInt w = 0; w < CP_PAGE_WORDS; w++) pop += CP_POPCOUNT64(s->slots[i].bits[w]);
+   }
+   u64map_free(&seen);
+   CHECK(used == s->used, "%s (%s): %u pages in the table, used says %u", what, ctx, used, s->used);
+   CHECK(last_found, "%s (%s): cached page 0x%lx not in the table", what, ctx, s->last_pn);
+   CHECK(pop == s->count, "%s (%s): pages hold %llu addresses, count says %llu", what, ctx,
+         (unsigned long long)pop, (unsigned long long)s->count);
+   return pop;
+}
+
+/* s equals m exactly. */
+static void verify_set(const CpAddrSet* s, const U64Map* m, const char* what)
+{
+   CHECK_EQ(s->count, m->n, "%s: count (%s)", what, ctx);
+   verify_set_internal(s, what);
+   for (size_t i = 0; i < m->cap; i++)
+      if (m->full[i] && !cp_addrset_contains(s, m->keys[i]))
+         FAILF("%s (%s): address 0x%lx missing", what, ctx, (Addr)m->keys[i]);
+   /* (count == |m|, m within s, popcount == count: s == m) */
+}
+
+/* contains() against the model at a few addresses around [a, a+n). */
+static void probe_around(const CpAddrSet* s, const U64Map* m, Addr a, SizeT n, const char* what)
+{
+   Addr pr[12];
+   unsigned k = 0;
+   pr[k++] = a - 1; pr[k++] = a; pr[k++] = a + 1;
+   pr[k++] = a + n - 1; pr[k++] = a + n; pr[k++] = a + n + 1;
+   pr[k++] = a + (n ? rnd(n) : 0);
+   pr[k++] = (a & ~(Addr)63) + 63; pr[k++] = (a & ~(Addr)63) + 64;
+   pr[k++] = (a | (CP_PAGE_ADDRS - 1)); pr[k++] = (a | (CP_PAGE_ADDRS - 1)) + 1;
+   pr[k++] = rnd64();
+   for (unsigned i = 0; i < k; i++) {
+      int want = mset_has(m, pr[i]);
+      int got = cp_addrset_contains(s, pr[i]) ? 1 : 0;
+      if (got != want)
+         FAILF("%s (%s): contains(0x%lx) = %d, expected %d", what, ctx, pr[i], got, want);
+   }
+}
+
+static void verify_edge(const CpEdge* e, const MEdge* m, int full)
+{
+   CHECK(e->key == m->key, "edge key 0x%llx, expected 0x%llx (%s)",
+         (unsigned long long)e->key, (unsigned long long)m->key, ctx);
+   CHECK_EQ(e->bytes, m->bytes, "bytes of edge (%u,%u) (%s)", cp_edge_producer(e),
+            cp_edge_consumer(e), ctx);
+   CHECK_EQ(e->accesses, m->acc, "accesses of edge (%u,%u) (%s)", cp_edge_producer(e),
+            cp_edge_consumer(e), ctx);
+   CHECK_EQ(e->addrs.count, m->addrs.n, "UnMA (addrs.count) of edge (%u,%u) (%s)",
+            cp_edge_producer(e), cp_edge_consumer(e), ctx);
+   if (full) verify_set(&e->addrs, &m->addrs, "edge address set");
+}
+
+/* All edges, in creation order. */
+static void verify_edges(int full)
+{
+   CHECK_EQ(cp_edges_count(), me_n, "cp_edges_count (%s)", ctx);
+   for (unsigned i = 0; i < me_n; i++) {
+      CpEdge* e = cp_edge_at(i);
+      if (e->key != me[i].key)
+         FAILF("cp_edge_at(%u) has key 0x%llx, expected 0x%llx (creation order) (%s)", i,
+               (unsigned long long)e->key, (unsigned long long)me[i].key, ctx);
+      verify_edge(e, &me[i], full);
+   }
+}
+
+/* ------------------------------------------------------------------ */
+/* random addresses and sizes                                          */
+/* ------------------------------------------------------------------ */
+
+static Addr hot_pages[64];
+static Addr recent[32];
+static unsigned recent_n;
+
+static void addr_setup(void)
+{
+   for (unsigned i = 0; i < 64; i++) hot_pages[i] = rnd64() >> CP_PAGE_BITS;
+   hot_pages[0] = (TOPA >> CP_PAGE_BITS) - 1;       /* below the top page */
+   hot_pages[1] = 0;
+   recent_n = 0;
+}
+
+static SizeT rnd_size(void)
+{
+   static const SizeT common[] = { 1, 2, 4, 8, 16, 32, 64 };
+   unsigned r = (unsigned)rnd(100);
+   if (r < 45) return common[rnd(7)];
+   if (r < 90) return rnd_in(1, 64);
+   if (r < 97) return rnd_in(65, 4096);
+   return rnd_in(4097, 3 * 4096 + 100);
+}
+
+/* An address for an access of n bytes; [a, a+n) does not wrap. */
+static Addr rnd_addr(SizeT n)
+{
+   Addr a;
+   unsigned r = (unsigned)rnd(100);
+   if (r < 15 && recent_n) a = recent[rnd(recent_n < 32 ? recent_n : 32)] + rnd(3) - 1;
+   else if (r < 30) a = rnd(3 * CP_PAGE_ADDRS);                        /* low */
+   else if (r < 55) a = 0x7f0000000000UL + rnd(64 * CP_PAGE_ADDRS);   /* dense */
+   else if (r < 75) {                                                  /* page ends */
+      a = (hot_pages[rnd(64)] << CP_PAGE_BITS) + CP_PAGE_ADDRS - rnd_in(1, 80);
+   } else if (r < 85) {                                                /* word ends */
+      a = (hot_pages[rnd(8)] << CP_PAGE_BITS) + rnd(64) * 64 - rnd(8);
+   } else if (r < 95) a = (hot_pages[rnd(64)] << CP_PAGE_BITS) + rnd(CP_PAGE_ADDRS);
+   else a = TOPA - rnd(3 * CP_PAGE_ADDRS);                             /* top */
+   if (n && a > TOPA - (n - 1)) a = TOPA - (n - 1);
+   recent[recent_n++ % 32] = a;
+   return a;
+}
+
+static UInt rnd_producer(void)
+{
+   unsigned r = (unsigned)rnd(10);
+   if (r == 0) return 0;
+   if (r == 1) return 0xFFFFFFFFu;
+   return (UInt)rnd_in(1, 12);
+}
+static UInt rnd_consumer(void)
+{
+   unsigned r = (unsigned)rnd(10);
+   if (r == 0) return 0xFFFFFFFFu;
+   return (UInt)rnd_in(1, 6);
+}
+
+static void setup(void)
+{
+   cp_edges_init();
+   me_n = 0;
+   addr_setup();
+   snprintf(ctx, sizeof ctx, "start");
+}
+
+static void teardown(void)
+{
+   cp_edges_reset();
+   CHECK_EQ(cp_edges_count(), 0, "cp_edges_count after reset");
+   model_free();
+   tc_clear_note();
+}
+
+/* ------------------------------------------------------------------ */
+/* cases                                                               */
+/* ------------------------------------------------------------------ */
+
+/* Random credits, through cp_edge_credit and the pieces load_mixed uses. */
+static void case_credit_random(uintptr_t variant)
+{
+   setup();
+   unsigned nops = 12000 * tc_scale;
+   for (unsigned it = 0; it < nops; it++) {
+      UInt p = rnd_producer(), c = rnd_consumer();
+      SizeT n = rnd_size();
+      if (variant == 1 && n > 64) n = rnd_in(1, 64);    /* small-access variant */
+      Addr a = rnd_addr(n);
+      unsigned r = (unsigned)rnd(100);
+      MEdge* m = medge(p, c);
+      CpEdge* e;
+      if (r < 50) {
+         snprintf(ctx, sizeof ctx, "op #%u cp_edge_credit(%u, %u, 0x%lx, %lu)", it, p, c, a, n);
+         tc_note("%s", ctx);
+         cp_edge_credit(p, c, a, n);
+         e = cp_edge_get(p, c);
+         m->bytes += n;
+         m->acc++;
+         mset_add_range(&m->addrs, a, n);
+      } else if (r < 80 || n > 64) {
+         snprintf(ctx, sizeof ctx, "op #%u get(%u, %u) + add_range(0x%lx, %lu)", it, p, c, a, n);
+         tc_note("%s", ctx);
+         e = cp_edge_get(p, c);
+         e->bytes += n;
+         e->accesses++;
+         ULong got = cp_addrset_add_range(&e->addrs, a, n);
+         ULong want = mset_add_range(&m->addrs, a, n);
+         m->bytes += n;
+         m->acc++;
+         CHECK_EQ(got, want, "cp_addrset_add_range return (%s)", ctx);
+      } else {
+         snprintf(ctx, sizeof ctx, "op #%u get(%u, %u) + add_small(0x%lx, %lu)", it, p, c, a, n);
+         tc_note("%s", ctx);
+         e = cp_edge_get(p, c);
+         e->bytes += n;
+         e->accesses++;
+         ULong got = cp_addrset_add_small(&e->addrs, a, n);
+         ULong want = mset_add_range(&m->addrs, a, n);
+         m->bytes += n;
+         m->acc++;
+         CHECK_EQ(got, want, "cp_addrset_add_small return (%s)", ctx);
+      }
+      verify_edge(e, m, 0);
+      probe_around(&e->addrs, &m->addrs, a, n, "edge address set");
+      if (rnd(4) == 0) {                          /* probes of another edge */
+         MEdge* o = &me[rnd(me_n)];
+         CpEdge* oe = cp_edge_get((UInt)(o->key >> 32), (UInt)o->key);
+         probe_around(&oe->addrs, &o->addrs, rnd_addr(1), rnd_size(), "other edge's set");
+      }
+      if (it % 2000 == 1999) verify_edges(1);
+   }
+   snprintf(ctx, sizeof ctx, "end");
+   verify_edges(1);
+   teardown();
+}
+
+/* cp_addrset_add_small on one set: fast path (same page), slow path, return
+   values, full words, the top page. */
+static void case_add_small(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   CpAddrSet s;
+   U64Map m = { 0 };
+   cp_addrset_init(&s);
+   for (unsigned it = 0; it < 30000 * tc_scale; it++) {
+      SizeT n = (SizeT)rnd_in(0, 64);
+      Addr a;
+      unsigned r = (unsigned)rnd(100);
+      if (r < 60 && it) {                        /* same page as before: fast path */
+         Addr pg = recent[(recent_n - 1) % 32] & ~(CP_PAGE_ADDRS - 1);
+         a = pg + rnd(CP_PAGE_ADDRS);
+      } else if (r < 70) {
+         a = (rnd(4) << CP_PAGE_BITS) + rnd(CP_PAGE_ADDRS / 64) * 64;   /* aligned words */
+         if (chance(50)) n = 64;
+      } else {
+         a = rnd_addr(n ? n : 1);
+      }
+      if (n && a > TOPA - (n - 1)) a = TOPA - (n - 1);
+      recent[recent_n++ % 32] = a;
+      snprintf(ctx, sizeof ctx, "op #%u add_small(0x%lx, %lu)", it, a, n);
+      ULong got = cp_addrset_add_small(&s, a, n);
+      ULong want = mset_add_range(&m, a, n);
+      CHECK_EQ(got, want, "add_small return (%s)", ctx);
+      CHECK_EQ(s.count, m.n, "count (%s)", ctx);
+      probe_around(&s, &m, a, n, "set");
+      if (it % 5000 == 4999) verify_set(&s, &m, "set");
+   }
+   /* the last addresses of the address space, full word */
+   snprintf(ctx, sizeof ctx, "top word");
+   ULong want = mset_add_range(&m, TOPA - 63, 64);
+   CHECK_EQ(cp_addrset_add_small(&s, TOPA - 63, 64), want, "add_small(2^64-64, 64)");
+   CHECK_EQ(cp_addrset_add_small(&s, TOPA - 63, 64), 0, "add_small(2^64-64, 64) again");
+   CHECK_EQ(cp_addrset_add_small(&s, TOPA, 1), 0, "add_small(2^64-1, 1) again");
+   CHECK(cp_addrset_contains(&s, TOPA), "contains(2^64-1)");
+   verify_set(&s, &m, "set");
+   cp_addrset_free(&s);
+   CHECK(s.count == 0 && s.cap == 0 && s.slots == NULL, "cp_addrset_free left a non-empty set");
+   CHECK(!cp_addrset_contains(&s, TOPA), "freed set contains 2^64-1");
+   u64map_free(&m);
+   teardown();
+}
+
+/* Large, unaligned ranges over many pages; growth of the page table. */
+static void case_add_range(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   CpAddrSet s;
+   U64Map m = { 0 };
+   cp_addrset_init(&s);
+   for (unsigned it = 0; it < 600 * tc_scale; it++) {
+      SizeT n;
+      unsigned r = (unsigned)rnd(100);
+      if (r < 40) n = rnd_in(1, 200);
+      else if (r < 80) n = rnd_in(200, 9000);
+      else n = rnd_in(9000, 40000);
+      Addr a = chance(70) ? 0x10000000UL + rnd(300 * CP_PAGE_ADDRS)   /* overlapping */
+                          : rnd_addr(n);
+      if (a > TOPA - (n - 1)) a = TOPA - (n - 1);
+      snprintf(ctx, sizeof ctx, "op #%u add_range(0x%lx, %lu)", it, a, n);
+      ULong got = cp_addrset_add_range(&s, a, n);
+      ULong want = mset_add_range(&m, a, n);
+      CHECK_EQ(got, want, "add_range return (%s)", ctx);
+      CHECK_EQ(s.count, m.n, "count (%s)", ctx);
+      probe_around(&s, &m, a, n, "set");
+      CHECK_EQ(cp_addrset_add_range(&s, a, n), 0, "add_range of the same range again (%s)", ctx);
+      if (it % 100 == 99) verify_set(&s, &m, "set");
+   }
+   verify_set(&s, &m, "set");
+   CHECK(s.used > 300, "only %u pages: the table did not grow much", s.used);
+   /* n == 0 adds nothing */
+   CHECK_EQ(cp_addrset_add_range(&s, 0x12345, 0), 0, "add_range(.., 0)");
+   CHECK_EQ(cp_addrset_add_small(&s, 0x12345, 0), 0, "add_small(.., 0)");
+   verify_set(&s, &m, "set");
+   cp_addrset_free(&s);
+   u64map_free(&m);
+   teardown();
+}
+
+/* Ranges past the top of the address space are clamped at 2^64. */
+static void case_wrap_top(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   CpAddrSet s;
+   U64Map m = { 0 };
+   cp_addrset_init(&s);
+   snprintf(ctx, sizeof ctx, "add_range(2^64-10, 20)");
+   CHECK_EQ(cp_addrset_add_range(&s, TOPA - 9, 20), 10, "add_range(2^64-10, 20) (clamped)");
+   mset_add_range(&m, TOPA - 9, 20);
+   CHECK(cp_addrset_contains(&s, TOPA) && !cp_addrset_contains(&s, 0) &&
+         !cp_addrset_contains(&s, 9), "after a wrapping add_range");
+   snprintf(ctx, sizeof ctx, "add_small(2^64-30, 40)");
+   CHECK_EQ(cp_addrset_add_small(&s, TOPA - 29, 40), 20, "add_small(2^64-30, 40) (clamped)");
+   mset_add_range(&m, TOPA - 29, 40);
+   snprintf(ctx, sizeof ctx, "add_range(2^64-5000, 10000)");
+   CHECK_EQ(cp_addrset_add_range(&s, TOPA - 4999, 10000), 5000 - 30,
+            "add_range(2^64-5000, 10000) (clamped)");
+   mset_add_range(&m, TOPA - 4999, 10000);
+   verify_set(&s, &m, "set");
+   CHECK(!cp_addrset_contains(&s, 0) && !cp_addrset_contains(&s, 4999), "low addresses added");
+   /* an edge credited across the top */
+   cp_edge_credit(1, 2, TOPA - 3, 8);
+   MEdge* me12 = medge(1, 2);
+   me12->bytes += 8; me12->acc++;
+   mset_add_range(&me12->addrs, TOPA - 3, 8);
+   cp_edge_credit(1, 2, TOPA - 100, 1000);
+   me12->bytes += 1000; me12->acc++;
+   mset_add_range(&me12->addrs, TOPA - 100, 1000);
+   snprintf(ctx, sizeof ctx, "credits across the top");
+   verify_edges(1);
+   cp_addrset_free(&s);
+   u64map_free(&m);
+   teardown();
+}
+
+/* Build a random set (and its model) over npages pages around base. */
+static void build_set(CpAddrSet* s, U64Map* m, Addr base, unsigned npages, unsigned nops)
+{
+   cp_addrset_init(s);
+   for (unsigned i = 0; i < nops; i++) {
+      SizeT n = chance(90) ? rnd_in(1, 64) : rnd_in(65, 5000);
+      Addr a = base + rnd((Addr)npages * CP_PAGE_ADDRS);
+      if (a > TOPA - (n - 1)) a = TOPA - (n - 1);
+      cp_addrset_add_range(s, a, n);
+      mset_add_range(m, a, n);
+   }
+}
+
+static void check_union(CpAddrSet* d, U64Map* md, const CpAddrSet* s, const U64Map* ms,
+                        const char* what)
+{
+   snprintf(ctx, sizeof ctx, "union: %s", what);
+   tc_note("%s", ctx);
+   ULong scount = s->count;
+   ULong want = 0;
+   for (size_t i = 0; i < ms->cap; i++)
+      if (ms->full[i]) want += (ULong)u64map_put_new(md, ms->keys[i], 1);
+   ULong got = cp_addrset_union(d, s);
+   CHECK_EQ(got, want, "cp_addrset_union return = |src \\ dst| (%s)", what);
+   CHECK_EQ(d->count, md->n, "count of the union = |dst u src| (%s)", what);
+   CHECK_EQ(s->count, scount, "count of the source after a union (%s)", what);
+   verify_set(d, md, "union");
+   if (s != d) verify_set(s, ms, "union source");
+   /* dst keeps working: its page cache must still be right */
+   Addr a = chance(50) && md->n ? 0 : rnd64();
+   if (a == 0) {
+      for (size_t i = 0; i < md->cap; i++) if (md->full[i]) { a = md->keys[i]; break; }
+   }
+   SizeT n = rnd_in(1, 64);
+   if (a > TOPA - (n - 1)) a = TOPA - (n - 1);
+   CHECK_EQ(cp_addrset_add_small(d, a, n), mset_add_range(md, a, n), "add_small after union");
+   verify_set(d, md, "union then add");
+}
+
+static void case_union(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   for (unsigned round = 0; round < 12; round++) {
+      CpAddrSet a, b;
+      U64Map ma = { 0 }, mb = { 0 };
+      Addr base = 0x40000000UL + round * 0x1000000UL;
+      switch (round % 4) {
+      case 0:   /* same pages, overlapping contents */
+         build_set(&a, &ma, base, 4, 200);
+         build_set(&b, &mb, base, 4, 200);
+         break;
+      case 1:   /* disjoint pages; src has many pages: dst grows during the union */
+         build_set(&a, &ma, base, 3, 50);
+         build_set(&b, &mb, base + 0x100000, 200, 600);
+         break;
+      case 2:   /* partly overlapping page ranges */
+         build_set(&a, &ma, base, 40, 400);
+         build_set(&b, &mb, base + 20 * CP_PAGE_ADDRS, 40, 400);
+         break;
+      default:  /* src is a subset of dst */
+         build_set(&a, &ma, base, 10, 300);
+         cp_addrset_init(&b);
+         for (size_t i = 0; i < ma.cap; i++)
+            if (ma.full[i] && chance(30)) {
+               cp_addrset_add_range(&b, ma.keys[i], 1);
+               mset_add_range(&mb, ma.keys[i], 1);
+            }
+         break;
+      }
+      check_union(&a, &ma, &b, &mb, "random sets");
+      check_union(&a, &ma, &b, &mb, "the same union again");
+      CHECK_EQ(cp_addrset_union(&a, &a), 0, "self union");
+      verify_set(&a, &ma, "after self union");
+      /* into an empty set, and from an empty set */
+      CpAddrSet e;
+      U64Map me0 = { 0 };
+      cp_addrset_init(&e);
+      check_union(&b, &mb, &e, &me0, "empty source");
+      check_union(&e, &me0, &b, &mb, "empty destination");
+      cp_addrset_free(&a); cp_addrset_free(&b); cp_addrset_free(&e);
+      u64map_free(&ma); u64map_free(&mb); u64map_free(&me0);
+   }
+   /* the union of several edges, as cp_output.c computes it */
+   for (unsigned i = 0; i < 3000; i++) {
+      UInt p = (UInt)rnd_in(1, 3), c = (UInt)rnd_in(1, 8);
+      SizeT n = rnd_size();
+      Addr a = rnd_addr(n);
+      cp_edge_credit(p, c, a, n);
+      MEdge* m = medge(p, c);
+      m->bytes += n; m->acc++;
+      mset_add_range(&m->addrs, a, n);
+   }
+   snprintf(ctx, sizeof ctx, "edges for the union");
+   verify_edges(1);
+   CpAddrSet u;
+   U64Map mu = { 0 };
+   cp_addrset_init(&u);
+   for (unsigned i = 0; i < me_n; i++) {
+      CpEdge* e = cp_edge_at(i);
+      char what[64];
+      snprintf(what, sizeof what, "edge %u into the union of edges", i);
+      check_union(&u, &mu, &e->addrs, &me[i].addrs, what);
+   }
+   cp_addrset_free(&u);
+   u64map_free(&mu);
+   teardown();
+}
+
+/* Copy of key_hash from cp_edges.c, to build colliding keys; if the hash
+   changes, the case still checks correctness, with fewer collisions. */
+static inline UInt copy_of_key_hash(ULong key) { return (UInt)((key * 0xD6E8FEB86659FD93ULL) >> 32); }
+
+/* Thousands of edges: table and list growth, colliding hash slots, pointer
+   stability, creation order. */
+static void case_many_edges(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   enum { N = 5000 };
+   CpEdge** ptr = calloc(N, sizeof(CpEdge*));
+   CHECK(ptr != NULL, "oom");
+   unsigned n = 0;
+   /* 100 keys with the same home slot in tables of 256 .. 8192 */
+   for (ULong k = 0x100000001ULL; n < 100; k++) {
+      if ((UInt)k == 0) continue;
+      if ((copy_of_key_hash(k) & 8191) == 77) {
+         UInt p = (UInt)(k >> 32), c = (UInt)k;
+         snprintf(ctx, sizeof ctx, "create colliding edge %u (%u,%u)", n, p, c);
+         ptr[n] = cp_edge_get(p, c);
+         CHECK(ptr[n] && ptr[n]->key == k && ptr[n]->bytes == 0 && ptr[n]->addrs.count == 0,
+               "new edge (%s)", ctx);
+         medge(p, c);
+         n++;
+      }
+   }
+   /* then random keys, including producer 0 and extreme ids */
+   while (n < N) {
+      UInt p = chance(5) ? 0 : (UInt)rnd64(), c = (UInt)rnd64() | 1;
+      if (n == 150) { p = 0xFFFFFFFFu; c = 0xFFFFFFFFu; }
+      if (n == 151) { p = 0; c = 1; }
+      if (u64map_find(&me_idx, cp_edge_key(p, c))) continue;
+      snprintf(ctx, sizeof ctx, "create edge %u (%u,%u)", n, p, c);
+      ptr[n] = chance(50) ? cp_edge_get(p, c) : cp_edge_lookup_slow(cp_edge_key(p, c));
+      medge(p, c);
+      CHECK_EQ(cp_edges_count(), n + 1, "count while creating (%s)", ctx);
+      CHECK(ptr[n]->key == cp_edge_key(p, c) && ptr[n]->bytes == 0 && ptr[n]->accesses == 0 &&
+            ptr[n]->addrs.count == 0, "new edge not fresh (%s)", ctx);
+      CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(cp_edge_key(p, c))];
+      CHECK(ce->key == cp_edge_key(p, c) && ce->edge == ptr[n], "cache entry after creating (%s)",
+            ctx);
+      /* credit a few of them */
+      if (chance(20)) {
+         Addr a = rnd_addr(8);
+         cp_edge_credit(p, c, a, 8);
+         MEdge* m = medge(p, c);
+         m->bytes += 8; m->acc++;
+         mset_add_range(&m->addrs, a, 8);
+      }
+      n++;
+   }
+   snprintf(ctx, sizeof ctx, "after creating %u edges", n);
+   verify_edges(1);
+   /* every edge is found again, at the same address, via every path */
+   for (unsigned i = 0; i < n; i++) {
+      UInt p = (UInt)(me[i].key >> 32), c = (UInt)me[i].key;
+      CHECK(cp_edge_at(i) == ptr[i], "edge %u moved", i);
+      CHECK(cp_edge_get(p, c) == ptr[i], "cp_edge_get(%u,%u) found another edge", p, c);
+      CHECK(cp_edge_lookup_slow(me[i].key) == ptr[i], "lookup_slow(%u,%u) found another edge",
+            p, c);
+      CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(me[i].key)];
+      CHECK(ce->key == me[i].key && ce->edge == ptr[i], "cache entry after lookup of (%u,%u)",
+            p, c);
+   }
+   /* in random order, with credits */
+   for (unsigned it = 0; it < 20000; it++) {
+      unsigned i = (unsigned)rnd(n);
+      UInt p = (UInt)(me[i].key >> 32), c = (UInt)me[i].key;
+      SizeT sz = rnd_in(1, 16);
+      Addr a = rnd_addr(sz);
+      cp_edge_credit(p, c, a, sz);
+      me[i].bytes += sz; me[i].acc++;
+      mset_add_range(&me[i].addrs, a, sz);
+      CHECK(cp_edge_get(p, c) == ptr[i], "cp_edge_get(%u,%u) found another edge", p, c);
+   }
+   CHECK_EQ(cp_edges_count(), n, "count: lookups created edges");
+   snprintf(ctx, sizeof ctx, "after random credits");
+   verify_edges(1);
+   free(ptr);
+   teardown();
+}
+
+/* Keys that share a slot of the direct-mapped cache. */
+static void case_cache_collision(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   /* group keys (p in 0..3, c in 1..4096) by cache slot; take slots with >= 4 */
+   enum { MAXG = 8 };
+   static ULong bykey[1 << CP_ECACHE_BITS][MAXG];
+   static unsigned cnt[1 << CP_ECACHE_BITS];
+   memset(cnt, 0, sizeof cnt);
+   for (UInt p = 0; p < 4; p++)
+      for (UInt c = 1; c <= 4096; c++) {
+         ULong k = cp_edge_key(p, c);
+         UInt i = cp_edge_cache_index(k);
+         CHECK(i < (1u << CP_ECACHE_BITS), "cache index %u out of range", i);
+         if (cnt[i] < MAXG) bykey[i][cnt[i]++] = k;
+      }
+   unsigned groups = 0;
+   for (UInt slot = 0; slot < (1u << CP_ECACHE_BITS) && groups < 16; slot++) {
+      if (cnt[slot] < 4) continue;
+      groups++;
+      /* alternate among the colliding keys; each must get its own credits */
+      for (unsigned it = 0; it < 400; it++) {
+         ULong k = bykey[slot][rnd(cnt[slot])];
+         UInt p = (UInt)(k >> 32), c = (UInt)k;
+         SizeT n = rnd_size();
+         Addr a = rnd_addr(n);
+         snprintf(ctx, sizeof ctx, "cache slot %u: credit (%u,%u, 0x%lx, %lu)", slot, p, c, a, n);
+         unsigned mode = (unsigned)rnd(3);
+         MEdge* m = medge(p, c);
+         if (mode == 0) {
+            cp_edge_credit(p, c, a, n);
+         } else {
+            CpEdge* e = cp_edge_get(p, c);
+            CHECK(e->key == k, "cp_edge_get(%u,%u) returned the edge of key 0x%llx (%s)", p, c,
+                  (unsigned long long)e->key, ctx);
+            e->bytes += n;
+            e->accesses++;
+            if (mode == 1 || n > 64) cp_addrset_add_range(&e->addrs, a, n);
+            else cp_addrset_add_small(&e->addrs, a, n);
+         }
+         m->bytes += n; m->acc++;
+         mset_add_range(&m->addrs, a, n);
+         CpEdgeCacheEnt* ce = &cp_edge_cache[slot];
+         CHECK(ce->key == k && ce->edge && ce->edge->key == k,
+               "cache slot %u holds key 0x%llx after using 0x%llx (%s)", slot,
+               (unsigned long long)ce->key, (unsigned long long)k, ctx);
+      }
+      verify_edges(1);
+   }
+   CHECK(groups >= 4, "found only %u colliding groups", groups);
+   teardown();
+}
+
+/* Reset: every edge forgotten; new edges start at zero; again and again. */
+static void case_reset(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   for (int round = 0; round < 4; round++) {
+      unsigned nedges = round == 2 ? 600 : 40;
+      for (unsigned i = 0; i < nedges * 10; i++) {
+         UInt p = (UInt)rnd(nedges / 4 + 1), c = (UInt)rnd_in(1, 4);
+         SizeT n = rnd_size();
+         Addr a = rnd_addr(n);
+         cp_edge_credit(p, c, a, n);
+         MEdge* m = medge(p, c);
+         m->bytes += n; m->acc++;
+         mset_add_range(&m->addrs, a, n);
+      }
+      snprintf(ctx, sizeof ctx, "round %d before reset", round);
+      verify_edges(1);
+      ULong k0 = me[0].key;
+      cp_edges_reset();
+      model_reset();
+      snprintf(ctx, sizeof ctx, "round %d after reset", round);
+      CHECK_EQ(cp_edges_count(), 0, "cp_edges_count after reset");
+      for (unsigned i = 0; i < (1u << CP_ECACHE_BITS); i++)
+         CHECK(cp_edge_cache[i].key != k0 || k0 == 0, "cache still names a dropped edge");
+      /* the first key of the previous round comes back fresh */
+      CpEdge* e = cp_edge_get((UInt)(k0 >> 32), (UInt)k0);
+      CHECK(e->key == k0 && e->bytes == 0 && e->accesses == 0 && e->addrs.count == 0,
+            "edge after reset not fresh");
+      medge((UInt)(k0 >> 32), (UInt)k0);
+      verify_edges(1);
+   }
+   teardown();
+}
+
+/* Creation order and accessors, deterministic. */
+static void case_order(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   CHECK_EQ(cp_edges_count(), 0, "fresh count");
+   struct { UInt p, c; } ks[] = { { 5, 1 }, { 0, 1 }, { 5, 2 }, { 0xFFFFFFFFu, 0xFFFFFFFFu },
+                                  { 1, 5 }, { 0, 0xFFFFFFFFu }, { 2, 3 } };
+   unsigned nk = sizeof ks / sizeof ks[0];
+   for (unsigned i = 0; i < nk; i++) {
+      switch (i % 3) {
+      case 0: cp_edge_credit(ks[i].p, ks[i].c, 0x1000 + i, 4); break;
+      case 1: cp_edge_get(ks[i].p, ks[i].c); break;
+      default: cp_edge_lookup_slow(cp_edge_key(ks[i].p, ks[i].c)); break;
+      }
+      MEdge* m = medge(ks[i].p, ks[i].c);
+      if (i % 3 == 0) { m->bytes += 4; m->acc++; mset_add_range(&m->addrs, 0x1000 + i, 4); }
+      /* touching older edges does not reorder or duplicate them */
+      for (unsigned j = 0; j <= i; j++) cp_edge_get(ks[j].p, ks[j].c);
+      CHECK_EQ(cp_edges_count(), i + 1, "count after %u new edges", i + 1);
+   }
+   snprintf(ctx, sizeof ctx, "order");
+   verify_edges(1);
+   for (unsigned i = 0; i < nk; i++) {
+      CpEdge* e = cp_edge_at(i);
+      CHECK(cp_edge_producer(e) == ks[i].p && cp_edge_consumer(e) == ks[i].c,
+            "cp_edge_at(%u) is (%u,%u), expected (%u,%u)", i, cp_edge_producer(e),
+            cp_edge_consumer(e), ks[i].p, ks[i].c);
+   }
+   teardown();
+}
+
+int main(int argc, char** argv)
+{
+   tc_env();
+   tc_add("edges/credit-random",   case_credit_random,   0, 60);
+   tc_add("edges/credit-small",    case_credit_random,   1, 60);
+   tc_add("edges/add-small",       case_add_small,       0, 60);
+   tc_add("edges/add-range",       case_add_range,       0, 60);
+   tc_add("edges/wrap-top",        case_wrap_top,        0, 20);
+   tc_add("edges/union",           case_union,           0, 60);
+   tc_add("edges/many-edges",      case_many_edges,      0, 60);
+   tc_add("edges/cache-collision", case_cache_collision, 0, 60);
+   tc_add("edges/reset",           case_reset,           0, 60);
+   tc_add("edges/order",           case_order,           0, 20);
+   return tc_run_all("test_edges", argc, argv);
+}
