@@ -1,0 +1,580 @@
+#!/usr/bin/env bash
+# tests/suites/report.sh: commprof-report, the reader of the XML profiles.
+#
+#  - the command line: --help of the program and of each command, --version,
+#    unknown commands and bad options (exit 1, one line on stderr);
+#  - every error path of the reader (missing file, directory, empty, not XML,
+#    truncated, billion laughs, XXE, external DTD, wrong root or version, bad
+#    numbers, dangling edge ids, duplicate ids and edges, self edges, deep
+#    nesting): exit 2 with exactly one line "commprof-report: FILE:LINE: ...";
+#  - exact golden outputs of every command on hand-written profiles
+#    (tests/report/inputs/ -> tests/report/golden/; regenerate them with
+#    COMMPROF_UPDATE_GOLDEN=1 tests/suites/report.sh and review the diff);
+#  - profiles of a real run of the tool on a small test program: golden edge
+#    rows of the program's own functions, SVG/PNG/PDF output, focus, merge of
+#    two runs equals the sum, diff of the two runs;
+#  - partition: the known best cut of two dense clusters joined by one light
+#    edge, refinement never worse than the greedy result and within balance;
+#  - a 2,000-node profile renders in seconds; a 25 MB profile is read within
+#    a 300 MB address-space limit (streaming);
+#  - the AddressSanitizer + UndefinedBehaviorSanitizer build (make
+#    commprof-report-asan) runs all the error-path inputs and every command
+#    cleanly.
+#
+# Prints PASS/FAIL lines and, last, "N passed, N failed"; exits 1 on failure.
+
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILDDIR=${COMMPROF_BUILDDIR:-$ROOT}
+export VALGRIND_LIB="$BUILDDIR/.in_place"
+RNG=$ROOT/docs/commprof.rng
+IN=$ROOT/tests/report/inputs
+GOLD=$ROOT/tests/report/golden
+CPR=$BUILDDIR/commprof/report/commprof-report
+ASAN=$BUILDDIR/commprof/report/commprof-report-asan
+VG_TIMEOUT=${COMMPROF_TEST_TIMEOUT:-120}
+UPDATE=${COMMPROF_UPDATE_GOLDEN:-0}
+
+npass=0
+nfail=0
+pass() { echo "PASS $1"; npass=$((npass + 1)); }
+fail() {
+    local d=${2//$'\n'/ | }
+    ((${#d} > 600)) && d="${d:0:600}..."
+    echo "FAIL $1: $d"
+    nfail=$((nfail + 1))
+}
+finish() {
+    echo "$npass passed, $nfail failed"
+    ((nfail == 0))
+    exit
+}
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/commprof-report.XXXXXX") || { fail setup "mktemp -d failed"; finish; }
+trap 'rm -rf "$T"' EXIT
+cd "$T" || { fail setup "cd $T"; finish; }
+ulimit -c 0 2>/dev/null
+
+missing=
+for t in xmllint python3 gcc timeout od; do
+    command -v "$t" >/dev/null 2>&1 || missing+=" $t"
+done
+[[ -x $CPR ]] || missing+=" $CPR (run make)"
+if [[ -n $missing ]]; then fail prerequisites "not found:$missing"; finish; fi
+
+# the inputs are used through relative paths, so that outputs name them the
+# same way wherever the tree is
+mkdir in && cp "$IN"/*.xml in/ || { fail setup "cannot copy $IN"; finish; }
+
+# ---------------------------------------------------------------------------
+# helpers
+
+# r CMD...: runs CMD with stdout/stderr in $T/out, $T/err, status in $rc
+r() {
+    timeout 120 "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# one_line FILE: exactly one non-empty line
+one_line() { [[ $(wc -l <"$1") -eq 1 && -s $1 ]]; }
+
+# usage NAME CMD...: exit 1, one line on stderr naming commprof-report, no stdout
+usage() {
+    local name=$1
+    shift
+    r "$@"
+    if ((rc != 1)); then
+        fail "$name" "exit $rc (expected 1): $(head -c 300 "$T/err")"
+    elif ! one_line "$T/err" || ! grep -q '^commprof-report' "$T/err"; then
+        fail "$name" "stderr is not one commprof-report line: $(head -c 300 "$T/err")"
+    elif [[ -s $T/out ]]; then
+        fail "$name" "unexpected stdout: $(head -c 200 "$T/out")"
+    else
+        pass "$name"
+    fi
+}
+
+# bad_input NAME FILE [BIN]: every command that reads FILE exits 2 with one
+# line "commprof-report: FILE:LINE: message" (FILE: message for open errors)
+bad_input() {
+    local name=$1 file=$2 bin=${3:-$CPR} cmd why=
+    local re="^commprof-report: $(printf '%s' "$file" | sed 's/[.[\*^$/]/\\&/g')(:[0-9]+)?: .+$"
+    for cmd in validate summary graph matrix "partition -k 1" "diff $file" "merge -o $T/merged-bad.xml"; do
+        # shellcheck disable=SC2086
+        r "$bin" $cmd "$file"
+        if ((rc != 2)); then
+            why="$cmd: exit $rc (expected 2): $(head -c 300 "$T/err")"
+        elif ! one_line "$T/err"; then
+            why="$cmd: stderr is not one line: $(head -c 400 "$T/err")"
+        elif ! grep -Eq "$re" "$T/err"; then
+            why="$cmd: stderr does not match $re: $(head -c 300 "$T/err")"
+        elif [[ -s $T/out ]]; then
+            why="$cmd: unexpected stdout: $(head -c 200 "$T/out")"
+        fi
+        [[ -n $why ]] && break
+    done
+    [[ -e $T/merged-bad.xml ]] && why=${why:-"merge wrote $T/merged-bad.xml"}
+    rm -f "$T/merged-bad.xml"
+    if [[ -n $why ]]; then fail "$name" "$why"; else pass "$name"; fi
+}
+
+# normalise: no Graphviz version comments, no temporary directory
+norm() { sed -e '/^<!-- Generated by graphviz/,/-->/d' -e "s|$T|@TMP@|g"; }
+
+# golden NAME CMD...: stdout of CMD (exit 0) equals tests/report/golden/NAME
+golden() {
+    local name=$1
+    shift
+    r "$@"
+    if ((rc != 0)); then
+        fail "golden-$name" "exit $rc: $(head -c 300 "$T/err")"
+        return
+    fi
+    norm <"$T/out" >"$T/golden.out"
+    if [[ $UPDATE == 1 ]]; then
+        mkdir -p "$GOLD" && cp "$T/golden.out" "$GOLD/$name"
+        pass "golden-$name (updated)"
+    elif [[ ! -f $GOLD/$name ]]; then
+        fail "golden-$name" "no file tests/report/golden/$name (COMMPROF_UPDATE_GOLDEN=1 to create it)"
+    elif ! diff -u "$GOLD/$name" "$T/golden.out" >"$T/golden.diff"; then
+        fail "golden-$name" "differs: $(head -c 500 "$T/golden.diff")"
+    else
+        pass "golden-$name"
+    fi
+}
+
+# golden_file NAME FILE: like golden, for a file a command wrote
+golden_file() {
+    local name=$1 file=$2
+    norm <"$file" >"$T/golden.out"
+    if [[ $UPDATE == 1 ]]; then
+        mkdir -p "$GOLD" && cp "$T/golden.out" "$GOLD/$name"
+        pass "golden-$name (updated)"
+    elif [[ ! -f $GOLD/$name ]]; then
+        fail "golden-$name" "no file tests/report/golden/$name"
+    elif ! diff -u "$GOLD/$name" "$T/golden.out" >"$T/golden.diff"; then
+        fail "golden-$name" "differs: $(head -c 500 "$T/golden.diff")"
+    else
+        pass "golden-$name"
+    fi
+}
+
+# check NAME CMD...: PASS if CMD succeeds, else FAIL with its output
+check() {
+    local name=$1 out
+    shift
+    if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "${out:-exit status $?}"; fi
+}
+
+# magic FILE HEX: the file starts with these bytes
+magic() { [[ $(od -An -tx1 -N $((${#2} / 2)) "$1" 2>/dev/null | tr -d ' \n') == "$2" ]]; }
+
+# ---------------------------------------------------------------------------
+# 1. the command line
+
+r "$CPR" --help
+if ((rc == 0)) && grep -q '^Usage: commprof-report' "$T/out" &&
+    [[ $(grep -cE '^  (summary|graph|matrix|diff|merge|partition|validate) ' "$T/out") -eq 7 ]]; then
+    pass help
+else
+    fail help "exit $rc: $(head -c 300 "$T/out")"
+fi
+bad=
+for c in summary graph matrix diff merge partition validate; do
+    r "$CPR" "$c" --help
+    if ((rc != 0)) || ! grep -q "^Usage: commprof-report.*$c" "$T/out" || [[ -s $T/err ]]; then bad+=" $c"; fi
+    r "$CPR" help "$c"
+    ((rc == 0)) && grep -q "^Usage: commprof-report.*$c" "$T/out" || bad+=" help-$c"
+done
+if [[ -z $bad ]]; then pass help-commands; else fail help-commands "bad help for:$bad"; fi
+r "$CPR" --version
+if ((rc == 0)) && grep -Eq '^commprof-report [0-9]+\.[0-9]+' "$T/out"; then pass version; else fail version "$(cat "$T/out" "$T/err")"; fi
+
+usage usage-no-args "$CPR"
+usage usage-unknown-command "$CPR" frobnicate in/pipeline.xml
+usage usage-help-unknown "$CPR" help frobnicate
+usage usage-unknown-option "$CPR" summary --bogus in/pipeline.xml
+usage usage-unknown-short "$CPR" summary -z in/pipeline.xml
+usage usage-missing-value "$CPR" summary in/pipeline.xml -o
+usage usage-top-not-number "$CPR" summary --top=ten in/pipeline.xml
+usage usage-top-negative "$CPR" summary --top=-1 in/pipeline.xml
+usage usage-threshold-range "$CPR" summary --threshold=101 in/pipeline.xml
+usage usage-threshold-junk "$CPR" summary --threshold=5x in/pipeline.xml
+usage usage-sort-field "$CPR" summary --sort=colour in/pipeline.xml
+usage usage-sort-table "$CPR" summary --table=edges --sort=calls in/pipeline.xml
+usage usage-table "$CPR" summary --table=both in/pipeline.xml
+usage usage-csv-all "$CPR" summary --csv --table=all in/pipeline.xml
+usage usage-summary-two "$CPR" summary in/pipeline.xml in/pipeline2.xml
+usage usage-graph-format "$CPR" graph --format=gif in/pipeline.xml
+usage usage-graph-extension "$CPR" graph -o "$T/g.gif" in/pipeline.xml
+usage usage-graph-layout "$CPR" graph --layout=circo in/pipeline.xml
+usage usage-graph-max-nodes "$CPR" graph --max-nodes=0 in/pipeline.xml
+usage usage-graph-focus "$CPR" graph --focus=no_such_function in/pipeline.xml
+usage usage-matrix-field "$CPR" matrix --field=time in/pipeline.xml
+usage usage-diff-one "$CPR" diff in/pipeline.xml
+usage usage-merge-no-output "$CPR" merge in/pipeline.xml in/pipeline2.xml
+usage usage-merge-no-input "$CPR" merge -o "$T/m.xml"
+usage usage-partition-no-k "$CPR" partition in/twoclusters.xml
+usage usage-partition-k0 "$CPR" partition -k 0 in/twoclusters.xml
+usage usage-partition-too-many "$CPR" partition -k 9 in/twoclusters.xml
+usage usage-partition-imbalance "$CPR" partition -k 2 --imbalance=-1 in/twoclusters.xml
+usage usage-partition-graph-no-o "$CPR" partition -k 2 --graph in/twoclusters.xml
+usage usage-validate-nothing "$CPR" validate
+
+# ---------------------------------------------------------------------------
+# 2. error paths of the reader
+
+mkdir bad
+P=in/pipeline.xml
+: >bad/empty.xml
+printf 'this is not XML\n' >bad/text.xml
+printf '\x00\x01\x02\xff\xfe' >bad/binary.xml
+head -c 2500 "$P" >bad/truncated.xml
+sed '/<\/commprof>/d' "$P" >bad/unclosed.xml
+cat >bad/billion-laughs.xml <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE commprof [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<commprof version="1"><run><tool name="commprof" version="1"/><exe>&lol9;</exe></run></commprof>
+EOF
+echo "SECRET-$$-hostname" >secret.txt
+cat >bad/xxe.xml <<EOF
+<?xml version="1.0"?>
+<!DOCTYPE commprof [ <!ENTITY x SYSTEM "file://$T/secret.txt"> ]>
+<commprof version="1"><run><tool name="commprof" version="1"/><exe>&x;</exe></run></commprof>
+EOF
+cat >bad/external-dtd.xml <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE commprof SYSTEM "http://127.0.0.1:9/commprof.dtd">
+<commprof version="1"/>
+EOF
+cat >bad/undeclared-entity.xml <<'EOF'
+<?xml version="1.0"?>
+<commprof version="1"><run><tool name="commprof" version="1"/><exe>&nothere;</exe></run></commprof>
+EOF
+printf '<?xml version="1.0"?>\n<profile version="1"/>\n' >bad/wrong-root.xml
+sed 's/<commprof version="1">/<commprof version="2">/' "$P" >bad/wrong-version.xml
+sed 's/<commprof version="1">/<commprof xmlns="urn:x" version="1">/' "$P" >bad/namespace.xml
+sed 's/instructions="200000"/instructions="-200000"/' "$P" >bad/number-negative.xml
+sed 's/instructions="200000"/instructions="+200000"/' "$P" >bad/number-plus.xml
+sed 's/instructions="200000"/instructions=" 200000"/' "$P" >bad/number-space.xml
+sed 's/instructions="200000"/instructions="0200000"/' "$P" >bad/number-leading-zero.xml
+sed 's/instructions="200000"/instructions="2e5"/' "$P" >bad/number-exponent.xml
+sed 's/instructions="200000"/instructions="18446744073709551616"/' "$P" >bad/number-overflow64.xml
+sed 's/function id="3"/function id="4294967296"/' "$P" >bad/number-overflow32.xml
+sed 's/<pid>4242</<pid>-1</' "$P" >bad/pid-negative.xml
+sed 's/producer="3" consumer="4"/producer="99" consumer="4"/' "$P" >bad/dangling-producer.xml
+sed 's/producer="3" consumer="4"/producer="3" consumer="77"/' "$P" >bad/dangling-consumer.xml
+sed 's/function id="4"/function id="3"/' "$P" >bad/duplicate-id.xml
+sed 's/producer="4" consumer="5"/producer="3" consumer="4"/' "$P" >bad/duplicate-edge.xml
+sed 's/producer="4" consumer="5"/producer="4" consumer="4"/' "$P" >bad/self-edge.xml
+sed 's/bytes="1018" unma="612"/bytes="0" unma="612"/' "$P" >bad/zero-bytes.xml
+sed 's/kind="function" name="main"/kind="procedure" name="main"/' "$P" >bad/wrong-kind.xml
+sed 's/ name="main"/ name=""/' "$P" >bad/empty-name.xml
+sed 's/ calls="1" bytes-read/ bytes-read/' "$P" >bad/missing-attribute.xml
+sed 's/<end reason="exit"\/>/<end reason="exit"\/><extra\/>/' "$P" >bad/unknown-element.xml
+# edges before functions
+python3 - "$P" >bad/edges-first.xml <<'EOF'
+import re, sys
+s = open(sys.argv[1]).read()
+f = re.search(r'  <functions>.*?</functions>\n', s, re.S).group(0)
+e = re.search(r'  <edges>.*?</edges>\n', s, re.S).group(0)
+print(s.replace(f, '@F@').replace(e, f).replace('@F@', e), end='')
+EOF
+python3 -c 'print("<commprof>" * 100000)' >bad/deep.xml
+mkdir bad/directory.xml
+
+for f in bad/*.xml; do
+    n=${f#bad/}
+    bad_input "error-${n%.xml}" "$f"
+done
+bad_input error-missing-file bad/no-such-file.xml
+if grep -rq "SECRET-$$" "$T/out" "$T/err" 2>/dev/null; then
+    fail error-xxe-no-leak "the external entity was read"
+else
+    r "$CPR" summary bad/xxe.xml
+    if grep -q "SECRET-$$" "$T/out" "$T/err"; then fail error-xxe-no-leak "the external entity was read"; else pass error-xxe-no-leak; fi
+fi
+# the error line names the line of the problem
+r "$CPR" validate bad/dangling-producer.xml
+want=$(grep -n 'producer="99"' bad/dangling-producer.xml | cut -d: -f1)
+if grep -q "^commprof-report: bad/dangling-producer.xml:$want: edge 99 -> 4: no function with id 99$" "$T/err"; then
+    pass error-line-number
+else
+    fail error-line-number "expected line $want: $(cat "$T/err")"
+fi
+# an unwritable output
+r "$CPR" summary -o "$T/no/such/dir/out.txt" "$P"
+if ((rc == 2)) && one_line "$T/err" && grep -q "^commprof-report: $T/no/such/dir/out.txt: cannot write: " "$T/err"; then
+    pass error-unwritable-output
+else
+    fail error-unwritable-output "exit $rc: $(cat "$T/err")"
+fi
+r "$CPR" merge -o "$T/no/such/dir/m.xml" "$P" in/pipeline2.xml
+if ((rc == 2)) && one_line "$T/err"; then pass error-merge-unwritable; else fail error-merge-unwritable "exit $rc: $(cat "$T/err")"; fi
+
+# ---------------------------------------------------------------------------
+# 3. golden outputs on hand-written profiles
+
+golden summary.txt "$CPR" in/pipeline.xml
+golden summary-default-command.txt "$CPR" summary in/pipeline.xml
+golden summary-sort-out.txt "$CPR" summary --table=functions --sort=out --threshold=90 in/pipeline.xml
+golden summary-edges-unma.txt "$CPR" summary --table=edges --sort=unma --top=5 --no-special in/pipeline.xml
+golden summary-edges.csv "$CPR" summary --csv --table=edges in/pipeline.xml
+golden summary-functions.csv "$CPR" summary --csv in/pipeline.xml
+golden graph.dot "$CPR" graph in/pipeline.xml
+golden graph-focus.dot "$CPR" graph --focus=smooth --depth=1 --no-special in/pipeline.xml
+golden graph-top.dot "$CPR" graph --top=3 --format=dot in/pipeline.xml
+golden matrix.txt "$CPR" matrix in/pipeline.xml
+golden matrix.csv "$CPR" matrix --csv --field=unma in/pipeline.xml
+golden matrix.svg "$CPR" matrix --format=svg in/pipeline.xml
+golden diff.txt "$CPR" diff in/pipeline.xml in/pipeline2.xml
+golden diff-edges.csv "$CPR" diff --csv in/pipeline.xml in/pipeline2.xml
+golden diff-functions.csv "$CPR" diff --csv --table=functions --all in/pipeline.xml in/pipeline2.xml
+golden partition.txt "$CPR" partition -k 2 in/twoclusters.xml
+golden partition-pipeline.txt "$CPR" partition -k 3 in/pipeline.xml
+golden partition.csv "$CPR" partition -k 2 --csv in/twoclusters.xml
+golden validate.txt "$CPR" validate in/pipeline.xml in/pipeline2.xml in/twoclusters.xml
+r "$CPR" merge -o "$T/merged.xml" in/pipeline.xml in/pipeline2.xml
+if ((rc == 0)); then golden_file merge.xml "$T/merged.xml"; else fail golden-merge.xml "exit $rc: $(cat "$T/err")"; fi
+golden summary-merged.txt "$CPR" summary --top=4 "$T/merged.xml"
+
+# outputs that must parse as XML (names full of < > & " escaped)
+"$CPR" graph -o "$T/pipeline.svg" in/pipeline.xml 2>"$T/err"
+check graph-svg-xml xmllint --noout "$T/pipeline.svg"
+check graph-svg-names grep -q 'operator&lt;&lt;(std::ostream&amp;, Image const&amp;)' "$T/pipeline.svg"
+check graph-svg-disambiguated bash -c 'grep -q "helper \[a.c:5\]" "$1" && grep -q "helper \[b.c:7\]" "$1"' _ "$T/pipeline.svg"
+check graph-svg-special-dashed grep -q 'stroke-dasharray' "$T/pipeline.svg"
+check matrix-svg-xml bash -c '"$1" matrix -o "$2" in/pipeline.xml && xmllint --noout "$2"' _ "$CPR" "$T/m.svg"
+check matrix-svg-names grep -q 'operator&quot;&quot;_kb(unsigned long long)' "$T/m.svg"
+check merge-xml-valid xmllint --noout --relaxng "$RNG" "$T/merged.xml"
+"$CPR" graph -o "$T/pipeline.png" in/pipeline.xml 2>"$T/err"
+if magic "$T/pipeline.png" 89504e470d0a1a0a; then pass graph-png; else fail graph-png "not a PNG: $(cat "$T/err")"; fi
+"$CPR" graph -o "$T/pipeline.pdf" in/pipeline.xml 2>"$T/err"
+if magic "$T/pipeline.pdf" 255044462d; then pass graph-pdf; else fail graph-pdf "not a PDF: $(cat "$T/err")"; fi
+"$CPR" graph --format=svg in/pipeline.xml >"$T/stdout.svg" 2>"$T/err"
+check graph-svg-stdout xmllint --noout "$T/stdout.svg"
+"$CPR" partition -k 2 --graph -o "$T/parts.svg" in/twoclusters.xml 2>"$T/err"
+check partition-graph-svg bash -c 'xmllint --noout "$1" && grep -q "cluster 1" "$1" && grep -q "cluster 2" "$1"' _ "$T/parts.svg"
+
+# ---------------------------------------------------------------------------
+# 4. partition quality
+
+r "$CPR" partition -k 2 in/twoclusters.xml
+if ((rc == 0)) && grep -Eq '^bytes between clusters +[0-9,]+ +10$' "$T/out" &&
+    grep -q '^  *10  a4 \[1\] -> b1 \[2\]$' "$T/out"; then
+    pass partition-best-cut
+else
+    fail partition-best-cut "$(head -c 600 "$T/out") $(cat "$T/err")"
+fi
+python3 "$ROOT/tests/report/gen-profile.py" 60 400 7 >random60.xml
+ok=1
+why=
+for k in 2 3 4 6; do
+    r "$CPR" partition -k $k random60.xml
+    read -r g rf < <(sed -n 's/^bytes between clusters *\([0-9,]*\) *\([0-9,]*\)$/\1 \2/p' "$T/out" | tr -d ,)
+    bal=$(sed -n 's/^within the balance limit *\([a-z]*\) *\([a-z]*\)$/\2/p' "$T/out")
+    if ((rc != 0)) || [[ -z ${g:-} || -z ${rf:-} ]] || ((rf > g)) || [[ $bal != yes ]]; then
+        ok=0
+        why+=" k=$k: exit $rc greedy=${g:-?} refined=${rf:-?} balanced=${bal:-?};"
+    fi
+done
+if ((ok)); then pass partition-refine-not-worse; else fail partition-refine-not-worse "$why"; fi
+
+# ---------------------------------------------------------------------------
+# 5. size: a 2,000-node graph renders in seconds; a 25 MB file streams
+
+python3 "$ROOT/tests/report/gen-profile.py" 2000 6000 >g2000.xml
+start=$(date +%s%N)
+r "$CPR" graph -o "$T/g2000.svg" g2000.xml
+t1=$((($(date +%s%N) - start) / 1000000))
+if ((rc == 0)) && xmllint --noout "$T/g2000.svg" 2>/dev/null && ((t1 < 10000)); then
+    pass "graph-2000-nodes-capped (${t1} ms)"
+else
+    fail graph-2000-nodes-capped "exit $rc, ${t1} ms: $(head -c 300 "$T/err")"
+fi
+start=$(date +%s%N)
+r "$CPR" graph --max-nodes=2000 --max-edges=6000 -o "$T/g2000-all.svg" g2000.xml
+t2=$((($(date +%s%N) - start) / 1000000))
+if ((rc == 0)) && grep -q 'class="node"' "$T/g2000-all.svg" && ((t2 < 30000)); then
+    pass "graph-2000-nodes-all-sfdp (${t2} ms)"
+else
+    fail graph-2000-nodes-all-sfdp "exit $rc, ${t2} ms: $(head -c 300 "$T/err")"
+fi
+check graph-2000-layout-sfdp bash -c '"$1" graph g2000.xml 2>/dev/null | grep -q "layout=sfdp"' _ "$CPR"
+check graph-small-layout-dot bash -c '"$1" graph in/pipeline.xml | grep -q "layout=dot"' _ "$CPR"
+python3 "$ROOT/tests/report/gen-profile.py" 3000 300000 5 >big.xml
+r bash -c 'ulimit -v 300000 && exec "$1" validate big.xml' _ "$CPR"
+if ((rc == 0)) && grep -q 'valid (3002 functions, 300000 edges)' "$T/out"; then
+    pass "reader-streams-25MB-in-300MB ($(($(wc -c <big.xml) / 1000000)) MB)"
+else
+    fail reader-streams-25MB-in-300MB "exit $rc: $(cat "$T/out" "$T/err" | head -c 300)"
+fi
+rm -f big.xml
+
+# ---------------------------------------------------------------------------
+# 6. profiles of real runs of the tool
+
+cat >chain.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#define NI __attribute__((noinline, noipa))
+NI void produce(int *a, int n) { for (int i = 0; i < n; i++) a[i] = i * 7 + 3; }
+NI void transform(const int *a, int *b, int n) { for (int i = 0; i < n; i++) b[i] = a[i] * 2 + 1; }
+NI long consume(const int *b, int n) { long s = 0; for (int i = 0; i < n; i++) s += b[i]; return s; }
+int main(int argc, char **argv)
+{
+    int n = argc > 1 ? atoi(argv[1]) : 100;
+    int *a = malloc(n * sizeof(int)), *b = malloc(n * sizeof(int));
+    produce(a, n);
+    transform(a, b, n);
+    printf("%ld\n", consume(b, n));
+    free(a);
+    free(b);
+    return 0;
+}
+EOF
+real=0
+if ! command -v valgrind >/dev/null 2>&1; then
+    fail real-run "valgrind not found"
+elif ! out=$(gcc -O0 -g -o chain chain.c 2>&1); then
+    fail real-compile "$out"
+else
+    timeout "$VG_TIMEOUT" valgrind --tool=commprof --commprof-out-file=none --commprof-xml-file=run1.xml ./chain 100 \
+        >/dev/null 2>run1.err
+    rc1=$?
+    timeout "$VG_TIMEOUT" valgrind --tool=commprof --commprof-out-file=none --commprof-xml-file=run2.xml ./chain 200 \
+        >/dev/null 2>run2.err
+    rc2=$?
+    if ((rc1 == 0 && rc2 == 0)) && [[ -s run1.xml && -s run2.xml ]]; then
+        pass real-run
+        real=1
+    else
+        fail real-run "exit $rc1/$rc2: $(tail -3 run1.err)"
+    fi
+fi
+if ((real)); then
+    check real-validate "$CPR" validate -q run1.xml run2.xml
+    # the program's own functions only: libc and ld.so internals vary
+    own='^(produce|transform|consume),'
+    r "$CPR" summary --csv --table=edges run1.xml
+    grep -E "$own" "$T/out" | grep -E ',(produce|transform|consume),' |
+        sed "s|,$(pwd -P)/chain,|,@EXE@,|g" >"$T/own.csv"
+    golden_file real-own-edges.csv "$T/own.csv"
+    r "$CPR" summary --table=functions --sort=name --threshold=100 --top=0 run1.xml
+    if ((rc == 0)) && grep -Eq '^ *400 +400 +400 +400 .* transform  chain\.c:5$' "$T/out"; then
+        pass real-summary-transform-row
+    else
+        fail real-summary-transform-row "$(grep transform "$T/out") $(cat "$T/err")"
+    fi
+    "$CPR" graph --no-special -o "$T/real.svg" run1.xml 2>/dev/null
+    check real-graph-svg bash -c 'xmllint --noout "$1" && grep -q ">transform<" "$1"' _ "$T/real.svg"
+    r "$CPR" graph --focus=transform --depth=1 --no-special run1.xml
+    if ((rc == 0)) && grep -q 'label="produce' "$T/out" && grep -q 'label="consume' "$T/out"; then
+        pass real-graph-focus
+    else
+        fail real-graph-focus "exit $rc: $(head -c 300 "$T/out") $(cat "$T/err")"
+    fi
+    "$CPR" matrix -o "$T/real-matrix.svg" run1.xml 2>"$T/err"
+    check real-matrix-svg xmllint --noout "$T/real-matrix.svg"
+    r "$CPR" merge -o merged-runs.xml run1.xml run2.xml
+    if ((rc == 0)); then pass real-merge; else fail real-merge "exit $rc: $(cat "$T/err")"; fi
+    check real-merge-valid xmllint --noout --relaxng "$RNG" merged-runs.xml
+    # merged = sum of the inputs (edges: bytes and accesses summed, UnMA the
+    # maximum; functions: counters summed; provenance lists both runs)
+    check real-merge-is-sum python3 - run1.xml run2.xml merged-runs.xml <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+a, b, m = (ET.parse(f).getroot() for f in sys.argv[1:4])
+def key(f): return (f.get('kind'), f.get('name'), f.get('object'), f.get('file'))
+def funcs(r): return {f.get('id'): f for f in r.iter('function')}
+def edges(r):
+    F = funcs(r)
+    return {(key(F[e.get('producer')]), key(F[e.get('consumer')])): e for e in r.iter('edge')}
+err = []
+fa, fb, fm = ({key(f): f for f in r.iter('function')} for r in (a, b, m))
+for k in set(fa) | set(fb):
+    if k not in fm: err.append('function %s missing' % (k,)); continue
+    for at in ('instructions', 'calls', 'bytes-read', 'bytes-written', 'in-bytes', 'out-bytes', 'self-bytes'):
+        s = sum(int(x[k].get(at)) for x in (fa, fb) if k in x)
+        if int(fm[k].get(at)) != s: err.append('%s %s: %s != %d' % (k[1], at, fm[k].get(at), s))
+    for at in ('in-unma', 'out-unma', 'self-unma'):
+        s = max(int(x[k].get(at)) for x in (fa, fb) if k in x)
+        if int(fm[k].get(at)) != s: err.append('%s %s: %s != max %d' % (k[1], at, fm[k].get(at), s))
+ea, eb, em = edges(a), edges(b), edges(m)
+if set(em) != set(ea) | set(eb): err.append('edge sets differ')
+for k in em:
+    for at in ('bytes', 'accesses'):
+        s = sum(int(x[k].get(at)) for x in (ea, eb) if k in x)
+        if int(em[k].get(at)) != s: err.append('edge %s: %s %s != %d' % (k, at, em[k].get(at), s))
+    s = max(int(x[k].get('unma')) for x in (ea, eb) if k in x)
+    if int(em[k].get('unma')) != s: err.append('edge %s: unma != max' % (k,))
+pt = [(e.get('producer'), e.get('consumer'), e.get('bytes')) for e in m.iter('edge')]
+pt = {funcs(m)[p].get('name') + '->' + funcs(m)[c].get('name'): b for p, c, b in pt}
+if pt.get('produce->transform') != '1200': err.append('produce->transform %s != 400 + 800' % pt.get('produce->transform'))
+t = m.find('run/totals')
+for at in ('instructions', 'bytes-read', 'comm-bytes', 'self-bytes'):
+    s = int(a.find('run/totals').get(at)) + int(b.find('run/totals').get(at))
+    if int(t.get(at)) != s: err.append('totals %s' % at)
+ins = [(i.get('file'), i.get('pid')) for i in m.iter('input')]
+want = [('run1.xml', a.find('run/pid').text), ('run2.xml', b.find('run/pid').text)]
+if ins != want or m.find('run/provenance').get('unma') != 'max': err.append('provenance %s != %s' % (ins, want))
+print('\n'.join(err[:10]))
+sys.exit(1 if err else 0)
+EOF
+    r "$CPR" diff --no-special run1.xml run2.xml
+    if ((rc == 0)) && grep -Eq '^ *400 +800 +\+400 +\+100\.0% .* produce -> transform$' "$T/out"; then
+        pass real-diff
+    else
+        fail real-diff "exit $rc: $(grep -- '->' "$T/out" | head -5) $(cat "$T/err")"
+    fi
+fi
+
+# ---------------------------------------------------------------------------
+# 7. the AddressSanitizer + UndefinedBehaviorSanitizer build
+
+if [[ -f $BUILDDIR/Makefile ]] && make -C "$BUILDDIR" commprof-report-asan >"$T/asan-build.log" 2>&1 && [[ -x $ASAN ]]; then
+    pass asan-build
+    export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0:exitcode=86
+    export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87
+    export LSAN_OPTIONS=suppressions=$ROOT/tests/report/lsan.supp:print_suppressions=0
+    for f in bad/*.xml bad/no-such-file.xml; do
+        n=${f#bad/}
+        bad_input "asan-error-${n%.xml}" "$f" "$ASAN"
+    done
+    usage asan-usage-unknown-option "$ASAN" graph --bogus in/pipeline.xml
+    usage asan-usage-bad-number "$ASAN" summary --top=1x in/pipeline.xml
+    bad=
+    for args in "summary in/pipeline.xml" "summary --csv --table=edges in/pipeline.xml" \
+        "summary --sort=name --threshold=50 in/pipeline.xml" "graph in/pipeline.xml" \
+        "graph -o $T/a.svg in/pipeline.xml" "graph -o $T/a.png --focus=smooth --depth=2 in/pipeline.xml" \
+        "graph -o $T/a.pdf --layout=sfdp in/pipeline.xml" "matrix in/pipeline.xml" "matrix --csv in/pipeline.xml" \
+        "matrix -o $T/a-m.svg in/pipeline.xml" "diff --all in/pipeline.xml in/pipeline2.xml" \
+        "diff --csv --table=functions in/pipeline.xml in/pipeline2.xml" \
+        "merge -o $T/a-merged.xml in/pipeline.xml in/pipeline2.xml in/twoclusters.xml" \
+        "summary $T/a-merged.xml" "partition -k 2 in/twoclusters.xml" "partition -k 3 in/pipeline.xml" \
+        "partition -k 4 --csv random60.xml" "partition -k 2 --graph -o $T/a-p.svg in/twoclusters.xml" \
+        "partition -k 5 g2000.xml" "graph -o $T/a-g.svg g2000.xml" "validate in/pipeline.xml"; do
+        # shellcheck disable=SC2086
+        r "$ASAN" $args
+        if ((rc != 0)) || grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "$T/err"; then
+            bad+=" [$args: exit $rc $(grep -m1 -E 'ERROR|runtime error' "$T/err")]"
+        fi
+    done
+    if [[ -z $bad ]]; then pass asan-commands; else fail asan-commands "$bad"; fi
+else
+    fail asan-build "make commprof-report-asan failed: $(tail -5 "$T/asan-build.log" 2>/dev/null)"
+fi
+
+finish
