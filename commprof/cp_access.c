@@ -32,7 +32,7 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
       Addr y = ((x >> g) + 1) << g;            /* next block */
       while (y < end && y != 0 && cp_shadow_get(&cp_shadow, y) == p) y += (Addr)1 << g;
       if (y > end || y == 0) y = end;
-      CpEdge* e = cp_edge_get(p, c);
+      CpEdge* e = cp_edge_get(&cp_edges, p, c);
       e->bytes += y - x;
       cp_addrset_add_range(&e->addrs, x, y - x);
       Bool dup = False, same_node = False;
@@ -56,7 +56,7 @@ static inline void do_load(Addr a, SizeT sz, UInt c)
    if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
       CpSlot s = cp_shadow_slot(&cp_shadow, a);
       if (CP_SLOT_IS_UNIFORM(s)) {              /* the whole chunk has one producer */
-         cp_edge_credit(CP_SLOT_WRITER(s), c, a, sz);
+         cp_edge_credit(&cp_edges, CP_SLOT_WRITER(s), c, a, sz);
          return;
       }
       UInt  g  = cp_shadow.gran_log2;
@@ -66,7 +66,7 @@ static inline void do_load(Addr a, SizeT sz, UInt c)
       UInt  diff = 0;
       for (UInt i = 1; i < nb; i++) diff |= e[i] ^ p;
       if (LIKELY(diff == 0)) {
-         cp_edge_credit(p, c, a, sz);
+         cp_edge_credit(&cp_edges, p, c, a, sz);
          return;
       }
    }

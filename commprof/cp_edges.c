@@ -142,72 +142,67 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
 
 /* ---------------- edges ---------------- */
 
-CpEdgeCacheEnt cp_edge_cache[1 << CP_ECACHE_BITS];
-
-static CpEdge** tab;        /* open addressing, NULL = empty */
-static UInt     tab_cap;
-static CpEdge** list;       /* creation order */
-static UInt     list_n, list_cap;
+CpEdgeTable cp_edges;
 
 static inline UInt key_hash(ULong key)
 {
    return (UInt)((key * 0xD6E8FEB86659FD93ULL) >> 32);
 }
 
-void cp_edges_init(void)
+void cp_edges_init(CpEdgeTable* t)
 {
-   tab = NULL;
-   tab_cap = 0;
-   list = NULL;
-   list_n = list_cap = 0;
-   CP_MEMSET(cp_edge_cache, 0, sizeof(cp_edge_cache));
+   t->tab = NULL;
+   t->tab_cap = 0;
+   t->list = NULL;
+   t->n = t->list_cap = 0;
+   CP_MEMSET(t->cache, 0, sizeof(t->cache));
 }
 
-void cp_edges_reset(void)
+void cp_edges_reset(CpEdgeTable* t)
 {
-   for (UInt i = 0; i < list_n; i++) {
-      cp_addrset_free(&list[i]->addrs);
-      CP_FREE(list[i]);
+   for (UInt i = 0; i < t->n; i++) {
+      cp_addrset_free(&t->list[i]->addrs);
+      CP_FREE(t->list[i]);
    }
-   if (tab) CP_FREE(tab);
-   if (list) CP_FREE(list);
-   cp_edges_init();
+   if (t->tab) CP_FREE(t->tab);
+   if (t->list) CP_FREE(t->list);
+   cp_edges_init(t);
 }
 
-static void tab_insert_nogrow(CpEdge* e)
+static void tab_insert_nogrow(CpEdgeTable* t, CpEdge* e)
 {
-   UInt i = key_hash(e->key) & (tab_cap - 1);
-   while (tab[i]) i = (i + 1) & (tab_cap - 1);
-   tab[i] = e;
+   UInt i = key_hash(e->key) & (t->tab_cap - 1);
+   while (t->tab[i]) i = (i + 1) & (t->tab_cap - 1);
+   t->tab[i] = e;
 }
 
-CpEdge* cp_edge_lookup_slow(ULong key)
+CpEdge* cp_edge_lookup_slow(CpEdgeTable* t, ULong key)
 {
    CpEdge* e = NULL;
-   if (tab_cap) {
-      UInt i = key_hash(key) & (tab_cap - 1);
-      while (tab[i]) {
-         if (tab[i]->key == key) { e = tab[i]; break; }
-         i = (i + 1) & (tab_cap - 1);
+   if (t->tab_cap) {
+      UInt i = key_hash(key) & (t->tab_cap - 1);
+      while (t->tab[i]) {
+         if (t->tab[i]->key == key) { e = t->tab[i]; break; }
+         i = (i + 1) & (t->tab_cap - 1);
       }
    }
    if (!e) {
-      if ((list_n + 1) * 2 > tab_cap) {
-         UInt old_cap = tab_cap;
-         CpEdge** old = tab;
-         tab_cap = old_cap ? old_cap * 2 : 256;
-         tab = CP_CALLOC("cp.edges.tab", tab_cap * sizeof(CpEdge*));
+      if ((t->n + 1) * 2 > t->tab_cap) {
+         UInt old_cap = t->tab_cap;
+         CpEdge** old = t->tab;
+         t->tab_cap = old_cap ? old_cap * 2 : 256;
+         t->tab = CP_CALLOC("cp.edges.tab", t->tab_cap * sizeof(CpEdge*));
          for (UInt i = 0; i < old_cap; i++)
-            if (old[i]) tab_insert_nogrow(old[i]);
+            if (old[i]) tab_insert_nogrow(t, old[i]);
          if (old) CP_FREE(old);
       }
-      if (list_n == list_cap) {
-         UInt ncap = list_cap ? list_cap * 2 : 256;
+      if (t->n == t->list_cap) {
+         UInt ncap = t->list_cap ? t->list_cap * 2 : 256;
          CpEdge** nl = CP_MALLOC("cp.edges.list", ncap * sizeof(CpEdge*));
-         if (list_n) CP_MEMCPY(nl, list, list_n * sizeof(CpEdge*));
-         if (list) CP_FREE(list);
-         list = nl;
-         list_cap = ncap;
+         if (t->n) CP_MEMCPY(nl, t->list, t->n * sizeof(CpEdge*));
+         if (t->list) CP_FREE(t->list);
+         t->list = nl;
+         t->list_cap = ncap;
       }
       e = CP_MALLOC("cp.edges.edge", sizeof(CpEdge));
       e->key = key;
@@ -215,22 +210,22 @@ CpEdge* cp_edge_lookup_slow(ULong key)
       e->accesses = 0;
       e->dup_accesses = 0;
       cp_addrset_init(&e->addrs);
-      tab_insert_nogrow(e);
-      list[list_n++] = e;
+      tab_insert_nogrow(t, e);
+      t->list[t->n++] = e;
    }
-   CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(key)];
+   CpEdgeCacheEnt* ce = &t->cache[cp_edge_cache_index(key)];
    ce->key = key;
    ce->edge = e;
    return e;
 }
 
-UInt cp_edges_count(void)
+UInt cp_edges_count(const CpEdgeTable* t)
 {
-   return list_n;
+   return t->n;
 }
 
-CpEdge* cp_edge_at(UInt i)
+CpEdge* cp_edge_at(const CpEdgeTable* t, UInt i)
 {
-   CP_ASSERT(i < list_n);
-   return list[i];
+   CP_ASSERT(i < t->n);
+   return t->list[i];
 }

@@ -89,16 +89,26 @@ static inline UInt cp_edge_consumer(const CpEdge* e) { return (UInt)e->key; }
 
 #define CP_ECACHE_BITS 10
 typedef struct { ULong key; CpEdge* edge; } CpEdgeCacheEnt;
-extern CpEdgeCacheEnt cp_edge_cache[1 << CP_ECACHE_BITS];
 
-void    cp_edges_init(void);
+typedef struct {
+   CpEdgeCacheEnt cache[1 << CP_ECACHE_BITS];   /* recently used edges */
+   CpEdge**       tab;      /* open addressing, NULL = empty */
+   UInt           tab_cap;
+   CpEdge**       list;     /* creation order */
+   UInt           n, list_cap;
+} CpEdgeTable;
+
+/* Edges between contexts (the communication edges). */
+extern CpEdgeTable cp_edges;
+
+void    cp_edges_init(CpEdgeTable* t);
 /* Drop every edge (used by a forked child to start afresh). */
-void    cp_edges_reset(void);
+void    cp_edges_reset(CpEdgeTable* t);
 /* Edge for key, created (zeroed) if absent; fills the cache. */
-CpEdge* cp_edge_lookup_slow(ULong key);
+CpEdge* cp_edge_lookup_slow(CpEdgeTable* t, ULong key);
 /* Number of edges and the i-th one (0 <= i < n), in creation order. */
-UInt    cp_edges_count(void);
-CpEdge* cp_edge_at(UInt i);
+UInt    cp_edges_count(const CpEdgeTable* t);
+CpEdge* cp_edge_at(const CpEdgeTable* t, UInt i);
 
 static inline UInt cp_edge_cache_index(ULong key)
 {
@@ -107,18 +117,18 @@ static inline UInt cp_edge_cache_index(ULong key)
 
 /* Edge for (producer, consumer): a cache hit costs a hash and a compare.
    The consumer must not be 0, so key 0 never names a real edge. */
-static inline CpEdge* cp_edge_get(UInt producer, UInt consumer)
+static inline CpEdge* cp_edge_get(CpEdgeTable* t, UInt producer, UInt consumer)
 {
    ULong key = cp_edge_key(producer, consumer);
-   CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(key)];
+   CpEdgeCacheEnt* ce = &t->cache[cp_edge_cache_index(key)];
    if (CP_LIKELY(ce->key == key)) return ce->edge;
-   return cp_edge_lookup_slow(key);
+   return cp_edge_lookup_slow(t, key);
 }
 
 /* Credit n bytes at [a, a+n) read in one access to (producer, consumer). */
-static inline void cp_edge_credit(UInt producer, UInt consumer, Addr a, SizeT n)
+static inline void cp_edge_credit(CpEdgeTable* t, UInt producer, UInt consumer, Addr a, SizeT n)
 {
-   CpEdge* e = cp_edge_get(producer, consumer);
+   CpEdge* e = cp_edge_get(t, producer, consumer);
    e->bytes += n;
    e->accesses++;
    if (CP_LIKELY(n <= 64)) cp_addrset_add_small(&e->addrs, a, n);

@@ -198,7 +198,7 @@ static void atfork_child(ThreadId tid)
 {
    /* the child profiles what it does itself, into its own files */
    cp_threads_after_fork(tid);
-   cp_edges_reset();
+   cp_edges_reset(&cp_edges);
    cp_nodes_reset_counters();
    cp_output_forked();
 }

@@ -45,7 +45,7 @@ static void cp_post_clo_init(void)
 {
    cp_output_init();                 /* fails early if an output cannot be written */
    cp_shadow_init(&cp_shadow, cp_clo.gran_log2);
-   cp_edges_init();
+   cp_edges_init(&cp_edges);
    cp_threads_init();
    cp_nodes_init();
    cp_threads_nodes_ready();
@@ -63,7 +63,7 @@ static void cp_fini(Int exitcode)
       VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak (%llu bytes peak)\n",
                 st.chunks_live, st.chunks_peak, st.bytes_peak);
       VG_(dmsg)("commprof: nodes %u, contexts %u, context edges %u\n",
-                cp_n_nodes, cp_n_ctxs, cp_edges_count());
+                cp_n_nodes, cp_n_ctxs, cp_edges_count(&cp_edges));
    }
 }
 

@@ -120,8 +120,8 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
    cp_out_puts(o, "  </thread-matrix>\n");
    /* (function, thread) -> (function, thread) */
    cp_out_puts(o, "  <thread-edges>\n");
-   for (UInt i = 0; i < cp_edges_count(); i++) {
-      const CpEdge* e = cp_edge_at(i);
+   for (UInt i = 0; i < cp_edges_count(&cp_edges); i++) {
+      const CpEdge* e = cp_edge_at(&cp_edges, i);
       const CpCtx* p = &cp_ctxs[cp_edge_producer(e)];
       const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
       if (cp_edge_producer(e) == cp_edge_consumer(e) || e->bytes == 0) continue;

@@ -423,11 +423,11 @@ static void build_report(CpReport* r, const HChar* reason)
    r->self_unma  = VG_(calloc)("cp.rep", N, sizeof(ULong));
    r->active     = VG_(calloc)("cp.rep", N, sizeof(Bool));
 
-   UInt ne = cp_edges_count();
+   UInt ne = cp_edges_count(&cp_edges);
    CpEdge** v = VG_(malloc)("cp.rep.v", (ne ? ne : 1) * sizeof(CpEdge*));
    UInt nv = 0;
    for (UInt i = 0; i < ne; i++) {
-      CpEdge* e = cp_edge_at(i);
+      CpEdge* e = cp_edge_at(&cp_edges, i);
       if (e->bytes) v[nv++] = e;
    }
 

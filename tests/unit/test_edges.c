@@ -31,6 +31,9 @@
  * used (cp_edges.h: key 0 never names a real edge).
  */
 #include "cp_edges.h"
+
+/* the table under test (each case runs in its own process) */
+static CpEdgeTable T;
 #include "refmodel.h"
 
 #define TOPA (~(Addr)0)
@@ -183,9 +186,9 @@ static void verify_edge(const CpEdge* e, const MEdge* m, int full)
 /* All edges, in creation order. */
 static void verify_edges(int full)
 {
-   CHECK_EQ(cp_edges_count(), me_n, "cp_edges_count (%s)", ctx);
+   CHECK_EQ(cp_edges_count(&T), me_n, "cp_edges_count (%s)", ctx);
    for (unsigned i = 0; i < me_n; i++) {
-      CpEdge* e = cp_edge_at(i);
+      CpEdge* e = cp_edge_at(&T, i);
       if (e->key != me[i].key)
          FAILF("cp_edge_at(%u) has key 0x%llx, expected 0x%llx (creation order) (%s)", i,
                (unsigned long long)e->key, (unsigned long long)me[i].key, ctx);
@@ -254,7 +257,7 @@ static UInt rnd_consumer(void)
 
 static void setup(void)
 {
-   cp_edges_init();
+   cp_edges_init(&T);
    me_n = 0;
    addr_setup();
    snprintf(ctx, sizeof ctx, "start");
@@ -262,8 +265,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-   cp_edges_reset();
-   CHECK_EQ(cp_edges_count(), 0, "cp_edges_count after reset");
+   cp_edges_reset(&T);
+   CHECK_EQ(cp_edges_count(&T), 0, "cp_edges_count after reset");
    model_free();
    tc_clear_note();
 }
@@ -286,17 +289,17 @@ static void case_credit_random(uintptr_t variant)
       MEdge* m = medge(p, c);
       CpEdge* e;
       if (r < 50) {
-         snprintf(ctx, sizeof ctx, "op #%u cp_edge_credit(%u, %u, 0x%lx, %lu)", it, p, c, a, n);
+         snprintf(ctx, sizeof ctx, "op #%u cp_edge_credit(&T, %u, %u, 0x%lx, %lu)", it, p, c, a, n);
          tc_note("%s", ctx);
-         cp_edge_credit(p, c, a, n);
-         e = cp_edge_get(p, c);
+         cp_edge_credit(&T, p, c, a, n);
+         e = cp_edge_get(&T, p, c);
          m->bytes += n;
          m->acc++;
          mset_add_range(&m->addrs, a, n);
       } else if (r < 80 || n > 64) {
          snprintf(ctx, sizeof ctx, "op #%u get(%u, %u) + add_range(0x%lx, %lu)", it, p, c, a, n);
          tc_note("%s", ctx);
-         e = cp_edge_get(p, c);
+         e = cp_edge_get(&T, p, c);
          e->bytes += n;
          e->accesses++;
          ULong got = cp_addrset_add_range(&e->addrs, a, n);
@@ -307,7 +310,7 @@ static void case_credit_random(uintptr_t variant)
       } else {
          snprintf(ctx, sizeof ctx, "op #%u get(%u, %u) + add_small(0x%lx, %lu)", it, p, c, a, n);
          tc_note("%s", ctx);
-         e = cp_edge_get(p, c);
+         e = cp_edge_get(&T, p, c);
          e->bytes += n;
          e->accesses++;
          ULong got = cp_addrset_add_small(&e->addrs, a, n);
@@ -320,7 +323,7 @@ static void case_credit_random(uintptr_t variant)
       probe_around(&e->addrs, &m->addrs, a, n, "edge address set");
       if (rnd(4) == 0) {                          /* probes of another edge */
          MEdge* o = &me[rnd(me_n)];
-         CpEdge* oe = cp_edge_get((UInt)(o->key >> 32), (UInt)o->key);
+         CpEdge* oe = cp_edge_get(&T, (UInt)(o->key >> 32), (UInt)o->key);
          probe_around(&oe->addrs, &o->addrs, rnd_addr(1), rnd_size(), "other edge's set");
       }
       if (it % 2000 == 1999) verify_edges(1);
@@ -437,11 +440,11 @@ static void case_wrap_top(uintptr_t unused)
    verify_set(&s, &m, "set");
    CHECK(!cp_addrset_contains(&s, 0) && !cp_addrset_contains(&s, 4999), "low addresses added");
    /* an edge credited across the top */
-   cp_edge_credit(1, 2, TOPA - 3, 8);
+   cp_edge_credit(&T, 1, 2, TOPA - 3, 8);
    MEdge* me12 = medge(1, 2);
    me12->bytes += 8; me12->acc++;
    mset_add_range(&me12->addrs, TOPA - 3, 8);
-   cp_edge_credit(1, 2, TOPA - 100, 1000);
+   cp_edge_credit(&T, 1, 2, TOPA - 100, 1000);
    me12->bytes += 1000; me12->acc++;
    mset_add_range(&me12->addrs, TOPA - 100, 1000);
    snprintf(ctx, sizeof ctx, "credits across the top");
@@ -539,7 +542,7 @@ static void case_union(uintptr_t unused)
       UInt p = (UInt)rnd_in(1, 3), c = (UInt)rnd_in(1, 8);
       SizeT n = rnd_size();
       Addr a = rnd_addr(n);
-      cp_edge_credit(p, c, a, n);
+      cp_edge_credit(&T, p, c, a, n);
       MEdge* m = medge(p, c);
       m->bytes += n; m->acc++;
       mset_add_range(&m->addrs, a, n);
@@ -550,7 +553,7 @@ static void case_union(uintptr_t unused)
    U64Map mu = { 0 };
    cp_addrset_init(&u);
    for (unsigned i = 0; i < me_n; i++) {
-      CpEdge* e = cp_edge_at(i);
+      CpEdge* e = cp_edge_at(&T, i);
       char what[64];
       snprintf(what, sizeof what, "edge %u into the union of edges", i);
       check_union(&u, &mu, &e->addrs, &me[i].addrs, what);
@@ -580,7 +583,7 @@ static void case_many_edges(uintptr_t unused)
       if ((copy_of_key_hash(k) & 8191) == 77) {
          UInt p = (UInt)(k >> 32), c = (UInt)k;
          snprintf(ctx, sizeof ctx, "create colliding edge %u (%u,%u)", n, p, c);
-         ptr[n] = cp_edge_get(p, c);
+         ptr[n] = cp_edge_get(&T, p, c);
          CHECK(ptr[n] && ptr[n]->key == k && ptr[n]->bytes == 0 && ptr[n]->addrs.count == 0,
                "new edge (%s)", ctx);
          medge(p, c);
@@ -594,18 +597,18 @@ static void case_many_edges(uintptr_t unused)
       if (n == 151) { p = 0; c = 1; }
       if (u64map_find(&me_idx, cp_edge_key(p, c))) continue;
       snprintf(ctx, sizeof ctx, "create edge %u (%u,%u)", n, p, c);
-      ptr[n] = chance(50) ? cp_edge_get(p, c) : cp_edge_lookup_slow(cp_edge_key(p, c));
+      ptr[n] = chance(50) ? cp_edge_get(&T, p, c) : cp_edge_lookup_slow(&T, cp_edge_key(p, c));
       medge(p, c);
-      CHECK_EQ(cp_edges_count(), n + 1, "count while creating (%s)", ctx);
+      CHECK_EQ(cp_edges_count(&T), n + 1, "count while creating (%s)", ctx);
       CHECK(ptr[n]->key == cp_edge_key(p, c) && ptr[n]->bytes == 0 && ptr[n]->accesses == 0 &&
             ptr[n]->addrs.count == 0, "new edge not fresh (%s)", ctx);
-      CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(cp_edge_key(p, c))];
+      CpEdgeCacheEnt* ce = &T.cache[cp_edge_cache_index(cp_edge_key(p, c))];
       CHECK(ce->key == cp_edge_key(p, c) && ce->edge == ptr[n], "cache entry after creating (%s)",
             ctx);
       /* credit a few of them */
       if (chance(20)) {
          Addr a = rnd_addr(8);
-         cp_edge_credit(p, c, a, 8);
+         cp_edge_credit(&T, p, c, a, 8);
          MEdge* m = medge(p, c);
          m->bytes += 8; m->acc++;
          mset_add_range(&m->addrs, a, 8);
@@ -617,11 +620,11 @@ static void case_many_edges(uintptr_t unused)
    /* every edge is found again, at the same address, via every path */
    for (unsigned i = 0; i < n; i++) {
       UInt p = (UInt)(me[i].key >> 32), c = (UInt)me[i].key;
-      CHECK(cp_edge_at(i) == ptr[i], "edge %u moved", i);
-      CHECK(cp_edge_get(p, c) == ptr[i], "cp_edge_get(%u,%u) found another edge", p, c);
-      CHECK(cp_edge_lookup_slow(me[i].key) == ptr[i], "lookup_slow(%u,%u) found another edge",
+      CHECK(cp_edge_at(&T, i) == ptr[i], "edge %u moved", i);
+      CHECK(cp_edge_get(&T, p, c) == ptr[i], "cp_edge_get(%u,%u) found another edge", p, c);
+      CHECK(cp_edge_lookup_slow(&T, me[i].key) == ptr[i], "lookup_slow(%u,%u) found another edge",
             p, c);
-      CpEdgeCacheEnt* ce = &cp_edge_cache[cp_edge_cache_index(me[i].key)];
+      CpEdgeCacheEnt* ce = &T.cache[cp_edge_cache_index(me[i].key)];
       CHECK(ce->key == me[i].key && ce->edge == ptr[i], "cache entry after lookup of (%u,%u)",
             p, c);
    }
@@ -631,12 +634,12 @@ static void case_many_edges(uintptr_t unused)
       UInt p = (UInt)(me[i].key >> 32), c = (UInt)me[i].key;
       SizeT sz = rnd_in(1, 16);
       Addr a = rnd_addr(sz);
-      cp_edge_credit(p, c, a, sz);
+      cp_edge_credit(&T, p, c, a, sz);
       me[i].bytes += sz; me[i].acc++;
       mset_add_range(&me[i].addrs, a, sz);
-      CHECK(cp_edge_get(p, c) == ptr[i], "cp_edge_get(%u,%u) found another edge", p, c);
+      CHECK(cp_edge_get(&T, p, c) == ptr[i], "cp_edge_get(%u,%u) found another edge", p, c);
    }
-   CHECK_EQ(cp_edges_count(), n, "count: lookups created edges");
+   CHECK_EQ(cp_edges_count(&T), n, "count: lookups created edges");
    snprintf(ctx, sizeof ctx, "after random credits");
    verify_edges(1);
    free(ptr);
@@ -674,9 +677,9 @@ static void case_cache_collision(uintptr_t unused)
          unsigned mode = (unsigned)rnd(3);
          MEdge* m = medge(p, c);
          if (mode == 0) {
-            cp_edge_credit(p, c, a, n);
+            cp_edge_credit(&T, p, c, a, n);
          } else {
-            CpEdge* e = cp_edge_get(p, c);
+            CpEdge* e = cp_edge_get(&T, p, c);
             CHECK(e->key == k, "cp_edge_get(%u,%u) returned the edge of key 0x%llx (%s)", p, c,
                   (unsigned long long)e->key, ctx);
             e->bytes += n;
@@ -686,7 +689,7 @@ static void case_cache_collision(uintptr_t unused)
          }
          m->bytes += n; m->acc++;
          mset_add_range(&m->addrs, a, n);
-         CpEdgeCacheEnt* ce = &cp_edge_cache[slot];
+         CpEdgeCacheEnt* ce = &T.cache[slot];
          CHECK(ce->key == k && ce->edge && ce->edge->key == k,
                "cache slot %u holds key 0x%llx after using 0x%llx (%s)", slot,
                (unsigned long long)ce->key, (unsigned long long)k, ctx);
@@ -708,7 +711,7 @@ static void case_reset(uintptr_t unused)
          UInt p = (UInt)rnd(nedges / 4 + 1), c = (UInt)rnd_in(1, 4);
          SizeT n = rnd_size();
          Addr a = rnd_addr(n);
-         cp_edge_credit(p, c, a, n);
+         cp_edge_credit(&T, p, c, a, n);
          MEdge* m = medge(p, c);
          m->bytes += n; m->acc++;
          mset_add_range(&m->addrs, a, n);
@@ -716,14 +719,14 @@ static void case_reset(uintptr_t unused)
       snprintf(ctx, sizeof ctx, "round %d before reset", round);
       verify_edges(1);
       ULong k0 = me[0].key;
-      cp_edges_reset();
+      cp_edges_reset(&T);
       model_reset();
       snprintf(ctx, sizeof ctx, "round %d after reset", round);
-      CHECK_EQ(cp_edges_count(), 0, "cp_edges_count after reset");
+      CHECK_EQ(cp_edges_count(&T), 0, "cp_edges_count after reset");
       for (unsigned i = 0; i < (1u << CP_ECACHE_BITS); i++)
-         CHECK(cp_edge_cache[i].key != k0 || k0 == 0, "cache still names a dropped edge");
+         CHECK(T.cache[i].key != k0 || k0 == 0, "cache still names a dropped edge");
       /* the first key of the previous round comes back fresh */
-      CpEdge* e = cp_edge_get((UInt)(k0 >> 32), (UInt)k0);
+      CpEdge* e = cp_edge_get(&T, (UInt)(k0 >> 32), (UInt)k0);
       CHECK(e->key == k0 && e->bytes == 0 && e->accesses == 0 && e->addrs.count == 0,
             "edge after reset not fresh");
       medge((UInt)(k0 >> 32), (UInt)k0);
@@ -737,26 +740,26 @@ static void case_order(uintptr_t unused)
 {
    (void)unused;
    setup();
-   CHECK_EQ(cp_edges_count(), 0, "fresh count");
+   CHECK_EQ(cp_edges_count(&T), 0, "fresh count");
    struct { UInt p, c; } ks[] = { { 5, 1 }, { 0, 1 }, { 5, 2 }, { 0xFFFFFFFFu, 0xFFFFFFFFu },
                                   { 1, 5 }, { 0, 0xFFFFFFFFu }, { 2, 3 } };
    unsigned nk = sizeof ks / sizeof ks[0];
    for (unsigned i = 0; i < nk; i++) {
       switch (i % 3) {
-      case 0: cp_edge_credit(ks[i].p, ks[i].c, 0x1000 + i, 4); break;
-      case 1: cp_edge_get(ks[i].p, ks[i].c); break;
-      default: cp_edge_lookup_slow(cp_edge_key(ks[i].p, ks[i].c)); break;
+      case 0: cp_edge_credit(&T, ks[i].p, ks[i].c, 0x1000 + i, 4); break;
+      case 1: cp_edge_get(&T, ks[i].p, ks[i].c); break;
+      default: cp_edge_lookup_slow(&T, cp_edge_key(ks[i].p, ks[i].c)); break;
       }
       MEdge* m = medge(ks[i].p, ks[i].c);
       if (i % 3 == 0) { m->bytes += 4; m->acc++; mset_add_range(&m->addrs, 0x1000 + i, 4); }
       /* touching older edges does not reorder or duplicate them */
-      for (unsigned j = 0; j <= i; j++) cp_edge_get(ks[j].p, ks[j].c);
-      CHECK_EQ(cp_edges_count(), i + 1, "count after %u new edges", i + 1);
+      for (unsigned j = 0; j <= i; j++) cp_edge_get(&T, ks[j].p, ks[j].c);
+      CHECK_EQ(cp_edges_count(&T), i + 1, "count after %u new edges", i + 1);
    }
    snprintf(ctx, sizeof ctx, "order");
    verify_edges(1);
    for (unsigned i = 0; i < nk; i++) {
-      CpEdge* e = cp_edge_at(i);
+      CpEdge* e = cp_edge_at(&T, i);
       CHECK(cp_edge_producer(e) == ks[i].p && cp_edge_consumer(e) == ks[i].c,
             "cp_edge_at(%u) is (%u,%u), expected (%u,%u)", i, cp_edge_producer(e),
             cp_edge_consumer(e), ks[i].p, ks[i].c);
