@@ -11,6 +11,7 @@
 #include "cp_edges.h"
 #include "cp_callstack.h"
 #include "cp_nodes.h"
+#include "cp_objects.h"
 
 Bool cp_ignore_stack;
 
@@ -137,6 +138,58 @@ VG_REGPARM(2) void cp_h_modify_d(Addr a, UWord sz)
 {
    if (!count_load(cp_cur_node, a, sz)) return;
    count_store(cp_cur_node, a, sz);
+   do_load(a, sz, cp_cur_ctx);
+   do_store(a, sz, cp_cur_ctx);
+}
+
+/* ---- with --objects=yes: the same, then the object of the address ---- */
+
+VG_REGPARM(3) void cp_h_load_no(Addr a, UWord sz, CpNode* n)
+{
+   if (!count_load(n, a, sz)) return;
+   UInt c = cp_cur_ctx_of(n->id);
+   cp_objects_load(a, sz, c, n);
+   do_load(a, sz, c);
+}
+
+VG_REGPARM(2) void cp_h_load_do(Addr a, UWord sz)
+{
+   if (!count_load(cp_cur_node, a, sz)) return;
+   cp_objects_load(a, sz, cp_cur_ctx, cp_cur_node);
+   do_load(a, sz, cp_cur_ctx);
+}
+
+VG_REGPARM(3) void cp_h_store_no(Addr a, UWord sz, CpNode* n)
+{
+   if (!count_store(n, a, sz)) return;
+   cp_objects_store(a, sz, n);
+   do_store(a, sz, cp_cur_ctx_of(n->id));
+}
+
+VG_REGPARM(2) void cp_h_store_do(Addr a, UWord sz)
+{
+   if (!count_store(cp_cur_node, a, sz)) return;
+   cp_objects_store(a, sz, cp_cur_node);
+   do_store(a, sz, cp_cur_ctx);
+}
+
+VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n)
+{
+   if (!count_load(n, a, sz)) return;
+   count_store(n, a, sz);
+   UInt c = cp_cur_ctx_of(n->id);
+   cp_objects_load(a, sz, c, n);
+   cp_objects_store(a, sz, n);
+   do_load(a, sz, c);
+   do_store(a, sz, c);
+}
+
+VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz)
+{
+   if (!count_load(cp_cur_node, a, sz)) return;
+   count_store(cp_cur_node, a, sz);
+   cp_objects_load(a, sz, cp_cur_ctx, cp_cur_node);
+   cp_objects_store(a, sz, cp_cur_node);
    do_load(a, sz, cp_cur_ctx);
    do_store(a, sz, cp_cur_ctx);
 }

@@ -17,5 +17,12 @@ VG_REGPARM(3) void cp_h_store_n(Addr a, UWord sz, CpNode* n);
 VG_REGPARM(2) void cp_h_store_d(Addr a, UWord sz);
 VG_REGPARM(3) void cp_h_modify_n(Addr a, UWord sz, CpNode* n);
 VG_REGPARM(2) void cp_h_modify_d(Addr a, UWord sz);
+/* The same with --objects=yes. */
+VG_REGPARM(3) void cp_h_load_no (Addr a, UWord sz, CpNode* n);
+VG_REGPARM(2) void cp_h_load_do (Addr a, UWord sz);
+VG_REGPARM(3) void cp_h_store_no(Addr a, UWord sz, CpNode* n);
+VG_REGPARM(2) void cp_h_store_do(Addr a, UWord sz);
+VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n);
+VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz);
 
 #endif

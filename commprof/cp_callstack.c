@@ -2,6 +2,7 @@
 
 #include "cp_global.h"
 #include "cp_callstack.h"
+#include "cp_objects.h"
 
 ULong     cp_clock;
 CpThread* cp_cur_thread;
@@ -86,8 +87,9 @@ static void compute_stack_bounds(CpThread* t)
 {
    Addr  hi = VG_(thread_get_stack_max)(t->tid);
    SizeT sz = VG_(thread_get_stack_size)(t->tid);
-   t->stack_hi = hi;
-   t->stack_lo = hi > sz ? hi - sz : 0;
+   t->stack_hi = hi;                          /* highest byte */
+   t->stack_lo = hi + 1 > sz ? hi + 1 - sz : 0;
+   cp_objects_thread_stack(t->index, t->stack_lo, t->stack_hi + 1);
 }
 
 void cp_thread_switch(ThreadId tid)
@@ -139,6 +141,7 @@ void cp_thread_exited(ThreadId tid)
    CpThread* t = by_tid[tid];
    if (!t) return;
    if (t == cp_cur_thread) t->instrs += cp_clock - t->clock_in;
+   if (t->stack_hi) cp_objects_thread_gone(t->stack_lo, t->stack_hi + 1);
    t->alive = False;
    t->depth = 1;
    t->n_barriers = 0;

@@ -12,6 +12,8 @@
 #include "cp_shadow.h"
 #include "cp_nodes.h"
 #include "cp_callstack.h"
+#include "cp_objects.h"
+#include "cp_options.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_replacemalloc.h"
 
@@ -19,6 +21,7 @@ typedef struct Block {
    struct Block* next;
    UWord         key;        /* payload address */
    SizeT         size;       /* requested size */
+   UInt          inst;       /* its instance in cp_objects, with --objects=yes */
 } Block;
 
 static VgHashTable* blocks;
@@ -48,6 +51,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
    Block* b = VG_(malloc)("cp.heap.block", sizeof(Block));
    b->key = (UWord)p;
    b->size = size;
+   b->inst = cp_clo.objects ? cp_objects_block_alloc(tid, (Addr)p, size) : 0;
    VG_(HT_add_node)(blocks, b);
    stats.blocks_allocated++;
    stats.bytes_allocated += size;
@@ -61,6 +65,7 @@ static void free_block(void* p)
 {
    Block* b = VG_(HT_remove)(blocks, (UWord)p);
    if (!b) return;                 /* not ours: ignore, as the other tools do */
+   if (cp_clo.objects) cp_objects_block_free(b->inst);
    cp_shadow_set_range(&cp_shadow, (Addr)p, b->size, 0);
    stats.blocks_live--;
    stats.bytes_live -= b->size;
@@ -101,6 +106,7 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    if ((SSizeT)new_size < 0) return NULL;
    if (new_size <= b->size) {
       /* shrink in place: the cut-off tail is free memory again */
+      if (cp_clo.objects) cp_objects_block_shrink(b->inst, new_size);
       cp_shadow_set_range(&cp_shadow, (Addr)p + new_size, b->size - new_size, 0);
       stats.bytes_live -= b->size - new_size;
       b->size = new_size;
@@ -110,6 +116,7 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    if (!q) return NULL;
    VG_(memcpy)(q, p, b->size);
    cp_shadow_copy_range(&cp_shadow, (Addr)q, (Addr)p, b->size);
+   if (cp_clo.objects) cp_objects_block_move(b->inst, (Addr)q, new_size);
    cp_shadow_set_range(&cp_shadow, (Addr)p, b->size, 0);
    VG_(HT_remove)(blocks, (UWord)p);
    VG_(cli_free)(p);

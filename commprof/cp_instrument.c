@@ -21,6 +21,7 @@
 #include "pub_tool_clientstate.h"
 #include "pub_tool_seqmatch.h"
 #include "cp_elfsyms.h"
+#include "cp_objects.h"
 
 /* ------------------------------------------------------------------ */
 /* Which objects are node objects                                     */
@@ -97,8 +98,10 @@ static Bool object_is_node(const DebugInfo* di)
    for (UInt i = 0; i < n_objs; i++)
       if (objs[i].di == di) return objs[i].is_node;
    const HChar* path = VG_(DebugInfo_get_filename)(di);
+   Bool main_exe = path && is_main_exe(path);
+   if (main_exe) cp_objects_main_exe(path, (Addr)VG_(DebugInfo_get_text_bias)(di));
    Bool is_node = cp_clo.nodes == CP_NODES_ALL
-                  || (path && (is_main_exe(path) || object_matches_patterns(path)));
+                  || main_exe || (path && object_matches_patterns(path));
    if (n_objs == objs_cap) {
       objs_cap = objs_cap ? objs_cap * 2 : 16;
       objs = VG_(realloc)("cp.instr.objs", objs, objs_cap * sizeof(ObjEnt));
@@ -127,6 +130,17 @@ static const HChar* symtab_name(const DebugInfo* di, Addr entry)
    return NULL;
 }
 
+/* --fn-include / --fn-exclude: is the function named name a node? */
+static Bool function_selected(const HChar* name)
+{
+   Bool sel = cp_clo.n_fn_include == 0;
+   for (UInt i = 0; i < cp_clo.n_fn_include && !sel; i++)
+      if (VG_(string_match)(cp_clo.fn_include[i], name)) sel = True;
+   for (UInt i = 0; i < cp_clo.n_fn_exclude && sel; i++)
+      if (VG_(string_match)(cp_clo.fn_exclude[i], name)) sel = False;
+   return sel;
+}
+
 /* The node an instruction belongs to, or NULL; *is_entry tells whether it
    is the function's first instruction. */
 static CpNode* resolve(Addr ia, Bool* is_entry)
@@ -151,6 +165,7 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
    HChar name[name_len + 1];
    VG_(memcpy)(name, fnw, name_len);
    name[name_len] = 0;
+   if (!function_selected(name)) return NULL;
    Addr entry = ia - off;
    *is_entry = off == 0;
    const HChar* real = VG_(strcmp)(name, "(below main)") == 0 ? symtab_name(di, entry) : NULL;
@@ -210,26 +225,28 @@ static void add_dirty(IRSB* sb, Int regparms, const HChar* name, void* fn,
 
 typedef enum { ACC_LOAD, ACC_STORE, ACC_MODIFY } AccKind;
 
+typedef struct { void* fn; const HChar* name; } Helper;
+
+/* [objects][node given][kind] */
+static const Helper helpers[2][2][3] = {
+   { { { cp_h_load_d,  "cp_h_load_d" },  { cp_h_store_d,  "cp_h_store_d" },  { cp_h_modify_d,  "cp_h_modify_d" } },
+     { { cp_h_load_n,  "cp_h_load_n" },  { cp_h_store_n,  "cp_h_store_n" },  { cp_h_modify_n,  "cp_h_modify_n" } } },
+   { { { cp_h_load_do, "cp_h_load_do" }, { cp_h_store_do, "cp_h_store_do" }, { cp_h_modify_do, "cp_h_modify_do" } },
+     { { cp_h_load_no, "cp_h_load_no" }, { cp_h_store_no, "cp_h_store_no" }, { cp_h_modify_no, "cp_h_modify_no" } } },
+};
+
 static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
                         CpNode* node, IRExpr* guard)
 {
    if (size <= 0) return;
-   if (node) {
-      IRExpr** args = mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size),
-                                    mkIRExpr_HWord((HWord)node));
-      switch (k) {
-      case ACC_LOAD:   add_dirty(sb, 3, "cp_h_load_n", cp_h_load_n, args, guard); break;
-      case ACC_STORE:  add_dirty(sb, 3, "cp_h_store_n", cp_h_store_n, args, guard); break;
-      case ACC_MODIFY: add_dirty(sb, 3, "cp_h_modify_n", cp_h_modify_n, args, guard); break;
-      }
-   } else {
-      IRExpr** args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
-      switch (k) {
-      case ACC_LOAD:   add_dirty(sb, 2, "cp_h_load_d", cp_h_load_d, args, guard); break;
-      case ACC_STORE:  add_dirty(sb, 2, "cp_h_store_d", cp_h_store_d, args, guard); break;
-      case ACC_MODIFY: add_dirty(sb, 2, "cp_h_modify_d", cp_h_modify_d, args, guard); break;
-      }
-   }
+   const Helper* h = &helpers[cp_clo.objects ? 1 : 0][node ? 1 : 0][k];
+   if (node)
+      add_dirty(sb, 3, h->name, h->fn,
+                mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), mkIRExpr_HWord((HWord)node)),
+                guard);
+   else
+      add_dirty(sb, 2, h->name, h->fn,
+                mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)), guard);
 }
 
 /* *(addr + off) += n, inline. */

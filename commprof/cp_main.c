@@ -24,6 +24,7 @@
 #include "cp_heap.h"
 #include "cp_events.h"
 #include "cp_output.h"
+#include "cp_objects.h"
 #include "pub_tool_aspacemgr.h"
 #include "commprof.h"
 
@@ -50,6 +51,7 @@ static void cp_post_clo_init(void)
    cp_nodes_init();
    cp_threads_nodes_ready();
    cp_heap_init();
+   if (cp_clo.objects) cp_objects_init();
    cp_events_init();
    cp_instrument_init();
 }

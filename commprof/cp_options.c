@@ -11,16 +11,17 @@ CpOptions cp_clo;
 
 void cp_options_init(void)
 {
+   VG_(memset)(&cp_clo, 0, sizeof(cp_clo));
    cp_clo.out_file      = "commprof.out.%p";
    cp_clo.xml_file      = "commprof.out.%p.xml";
    cp_clo.dot_file      = "none";
    cp_clo.nodes         = CP_NODES_MAIN;
-   cp_clo.node_objs     = NULL;
-   cp_clo.n_node_objs   = 0;
    cp_clo.ignore_stack  = False;
    cp_clo.granularity   = 1;
    cp_clo.gran_log2     = 0;
    cp_clo.summary_edges = 10;
+   cp_clo.objects       = False;
+   cp_clo.alloc_depth   = 8;
 }
 
 __attribute__((noreturn))
@@ -64,25 +65,63 @@ static void check_file_name(const HChar* arg, const HChar* v)
    if (*v == 0) bad_option(arg, "expected a file name (with %p, %q{VAR}, %n as in --log-file) or none");
 }
 
-static void add_node_objs(const HChar* list)
+static void add_pattern(HChar*** list, UInt* n, const HChar* p, SizeT len)
 {
-   /* split on commas; each non-empty piece is a pattern */
-   const HChar* p = list;
+   HChar* pat = VG_(malloc)("cp.options.pat", len + 1);
+   VG_(memcpy)(pat, p, len);
+   pat[len] = 0;
+   *list = VG_(realloc)("cp.options.pats", *list, (*n + 2) * sizeof(HChar*));
+   (*list)[(*n)++] = pat;
+   (*list)[*n] = NULL;
+}
+
+/* Comma-separated patterns; each non-empty piece is one. */
+static void add_patterns(const HChar* arg, HChar*** list, UInt* n, const HChar* v)
+{
+   if (*v == 0) bad_option(arg, "expected a comma-separated list of patterns (* and ?)");
+   const HChar* p = v;
    while (*p) {
       const HChar* q = p;
       while (*q && *q != ',') q++;
-      if (q > p) {
-         SizeT n = (SizeT)(q - p);
-         HChar* pat = VG_(malloc)("cp.options.pat", n + 1);
-         VG_(memcpy)(pat, p, n);
-         pat[n] = 0;
-         cp_clo.node_objs = VG_(realloc)("cp.options.pats", cp_clo.node_objs,
-                                         (cp_clo.n_node_objs + 2) * sizeof(HChar*));
-         cp_clo.node_objs[cp_clo.n_node_objs++] = pat;
-         cp_clo.node_objs[cp_clo.n_node_objs] = NULL;
-      }
+      if (q > p) add_pattern(list, n, p, (SizeT)(q - p));
       p = *q ? q + 1 : q;
    }
+}
+
+/* One pattern per line of a file; blank lines and lines starting with #
+   are skipped (QUAD's monitor lists). */
+static void add_pattern_file(const HChar* arg, HChar*** list, UInt* n, const HChar* path)
+{
+   if (*path == 0) bad_option(arg, "expected the name of a file with one function name pattern per line");
+   SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(r)) bad_option(arg, "cannot open the file");
+   Int fd = (Int)sr_Res(r);
+   SizeT cap = 4096, len = 0;
+   HChar* buf = VG_(malloc)("cp.options.file", cap + 1);
+   for (;;) {
+      if (len == cap) {
+         cap *= 2;
+         buf = VG_(realloc)("cp.options.file", buf, cap + 1);
+      }
+      Int got = VG_(read)(fd, buf + len, (Int)(cap - len));
+      if (got < 0) { VG_(close)(fd); bad_option(arg, "cannot read the file"); }
+      if (got == 0) break;
+      len += (SizeT)got;
+   }
+   VG_(close)(fd);
+   buf[len] = 0;
+   HChar* p = buf;
+   while (*p) {
+      HChar* e = p;
+      while (*e && *e != '\n') e++;
+      HChar* s = p;
+      while (s < e && (*s == ' ' || *s == '\t')) s++;
+      HChar* t = e;
+      while (t > s && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r')) t--;
+      if (t > s && *s != '#') add_pattern(list, n, s, (SizeT)(t - s));
+      p = *e ? e + 1 : e;
+   }
+   VG_(free)(buf);
 }
 
 Bool cp_process_cmd_line_option(const HChar* arg)
@@ -102,8 +141,15 @@ Bool cp_process_cmd_line_option(const HChar* arg)
       else if (VG_(strcmp)(v, "all") == 0) cp_clo.nodes = CP_NODES_ALL;
       else bad_option(arg, "accepted values are main and all");
    } else if ((v = opt_value(arg, "--node-objs"))) {
-      if (*v == 0) bad_option(arg, "expected a comma-separated list of object name patterns");
-      add_node_objs(v);
+      add_patterns(arg, &cp_clo.node_objs, &cp_clo.n_node_objs, v);
+   } else if ((v = opt_value(arg, "--fn-include"))) {
+      add_patterns(arg, &cp_clo.fn_include, &cp_clo.n_fn_include, v);
+   } else if ((v = opt_value(arg, "--fn-exclude"))) {
+      add_patterns(arg, &cp_clo.fn_exclude, &cp_clo.n_fn_exclude, v);
+   } else if ((v = opt_value(arg, "--fn-include-file"))) {
+      add_pattern_file(arg, &cp_clo.fn_include, &cp_clo.n_fn_include, v);
+   } else if ((v = opt_value(arg, "--fn-exclude-file"))) {
+      add_pattern_file(arg, &cp_clo.fn_exclude, &cp_clo.n_fn_exclude, v);
    } else if ((v = opt_value(arg, "--ignore-stack"))) {
       cp_clo.ignore_stack = parse_bool(arg, v);
    } else if ((v = opt_value(arg, "--granularity"))) {
@@ -115,6 +161,15 @@ Bool cp_process_cmd_line_option(const HChar* arg)
    } else if ((v = opt_value(arg, "--summary-edges"))) {
       cp_clo.summary_edges = parse_uint(arg, v, 0, 100000,
                                         "accepted values are whole numbers from 0 to 100000");
+   } else if ((v = opt_value(arg, "--objects"))) {
+      cp_clo.objects = parse_bool(arg, v);
+   } else if ((v = opt_value(arg, "--alloc-depth"))) {
+      cp_clo.alloc_depth = parse_uint(arg, v, 1, CP_MAX_ALLOC_DEPTH,
+                                      "accepted values are whole numbers from 1 to 50");
+   } else if ((v = opt_value(arg, "--object-include"))) {
+      add_patterns(arg, &cp_clo.obj_include, &cp_clo.n_obj_include, v);
+   } else if ((v = opt_value(arg, "--object-exclude"))) {
+      add_patterns(arg, &cp_clo.obj_exclude, &cp_clo.n_obj_exclude, v);
    } else {
       return False;
    }
@@ -126,7 +181,8 @@ void cp_print_usage(void)
    VG_(printf)(
 "    --commprof-out-file=<file>  callgrind-format communication profile\n"
 "                                [commprof.out.%%p]; %%p is the pid, %%q{VAR}\n"
-"                                an environment variable; 'none' writes nothing\n"
+"                                an environment variable, %%n the number of\n"
+"                                the write; 'none' writes nothing\n"
 "    --commprof-xml-file=<file>  XML profile [commprof.out.%%p.xml]; 'none'\n"
 "                                writes nothing\n"
 "    --commprof-dot-file=<file>  communication graph in Graphviz DOT format,\n"
@@ -136,11 +192,23 @@ void cp_print_usage(void)
 "                                object [main]\n"
 "    --node-objs=<pat>[,<pat>]   also make the functions of the objects whose\n"
 "                                file name matches a pattern (* and ?) nodes\n"
+"    --fn-include=<pat>[,<pat>]  only functions whose name matches are nodes;\n"
+"                                the others are charged to their nearest\n"
+"                                node caller\n"
+"    --fn-exclude=<pat>[,<pat>]  functions whose name matches are not nodes\n"
+"    --fn-include-file=<file>    --fn-include patterns, one per line\n"
+"    --fn-exclude-file=<file>    --fn-exclude patterns, one per line\n"
 "    --ignore-stack=no|yes       leave out accesses to the current thread's\n"
 "                                stack [no]\n"
 "    --granularity=1|2|4|8       bytes that share one producer entry in the\n"
 "                                shadow map: larger is faster and smaller but\n"
 "                                coarser [1]\n"
+"    --objects=no|yes            data objects: heap allocation sites, globals,\n"
+"                                sections, stacks; flows through them and\n"
+"                                memory regions per function [no]\n"
+"    --alloc-depth=<n>           calls on a heap object's allocation path [8]\n"
+"    --object-include=<pat>,...  report only objects whose name matches\n"
+"    --object-exclude=<pat>,...  do not report objects whose name matches\n"
 "    --summary-edges=<n>         edges listed in the summary at exit [10]\n"
    );
 }
@@ -150,9 +218,20 @@ void cp_print_debug_usage(void)
    VG_(printf)("    (none)\n");
 }
 
+/* ---- the options as name=value pairs, for the output files ---- */
+
+static void join(HChar* value, SizeT value_sz, HChar** list, UInt n)
+{
+   SizeT k = 0;
+   value[0] = 0;
+   for (UInt j = 0; j < n && k + 1 < value_sz; j++)
+      k += VG_(snprintf)(value + k, value_sz - k, "%s%s", j ? "," : "", list[j]);
+}
+
 static const HChar* const option_names[] = {
    "commprof-out-file", "commprof-xml-file", "commprof-dot-file", "nodes", "node-objs",
-   "ignore-stack", "granularity", "summary-edges"
+   "fn-include", "fn-exclude", "ignore-stack", "granularity", "objects", "alloc-depth",
+   "object-include", "object-exclude", "summary-edges"
 };
 
 UInt cp_options_count(void)
@@ -165,19 +244,20 @@ void cp_option_at(UInt i, const HChar** name, HChar* value, SizeT value_sz)
    *name = option_names[i];
    value[0] = 0;
    switch (i) {
-   case 0: VG_(snprintf)(value, value_sz, "%s", cp_clo.out_file); break;
-   case 1: VG_(snprintf)(value, value_sz, "%s", cp_clo.xml_file); break;
-   case 2: VG_(snprintf)(value, value_sz, "%s", cp_clo.dot_file); break;
-   case 3: VG_(snprintf)(value, value_sz, "%s", cp_clo.nodes == CP_NODES_ALL ? "all" : "main"); break;
-   case 4: {
-      SizeT k = 0;
-      for (UInt j = 0; j < cp_clo.n_node_objs && k + 1 < value_sz; j++)
-         k += VG_(snprintf)(value + k, value_sz - k, "%s%s", j ? "," : "", cp_clo.node_objs[j]);
-      break;
-   }
-   case 5: VG_(snprintf)(value, value_sz, "%s", cp_clo.ignore_stack ? "yes" : "no"); break;
-   case 6: VG_(snprintf)(value, value_sz, "%u", cp_clo.granularity); break;
-   case 7: VG_(snprintf)(value, value_sz, "%u", cp_clo.summary_edges); break;
+   case 0:  VG_(snprintf)(value, value_sz, "%s", cp_clo.out_file); break;
+   case 1:  VG_(snprintf)(value, value_sz, "%s", cp_clo.xml_file); break;
+   case 2:  VG_(snprintf)(value, value_sz, "%s", cp_clo.dot_file); break;
+   case 3:  VG_(snprintf)(value, value_sz, "%s", cp_clo.nodes == CP_NODES_ALL ? "all" : "main"); break;
+   case 4:  join(value, value_sz, cp_clo.node_objs, cp_clo.n_node_objs); break;
+   case 5:  join(value, value_sz, cp_clo.fn_include, cp_clo.n_fn_include); break;
+   case 6:  join(value, value_sz, cp_clo.fn_exclude, cp_clo.n_fn_exclude); break;
+   case 7:  VG_(snprintf)(value, value_sz, "%s", cp_clo.ignore_stack ? "yes" : "no"); break;
+   case 8:  VG_(snprintf)(value, value_sz, "%u", cp_clo.granularity); break;
+   case 9:  VG_(snprintf)(value, value_sz, "%s", cp_clo.objects ? "yes" : "no"); break;
+   case 10: VG_(snprintf)(value, value_sz, "%u", cp_clo.alloc_depth); break;
+   case 11: join(value, value_sz, cp_clo.obj_include, cp_clo.n_obj_include); break;
+   case 12: join(value, value_sz, cp_clo.obj_exclude, cp_clo.n_obj_exclude); break;
+   case 13: VG_(snprintf)(value, value_sz, "%u", cp_clo.summary_edges); break;
    default: break;
    }
 }

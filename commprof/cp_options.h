@@ -6,6 +6,8 @@
 
 typedef enum { CP_NODES_MAIN, CP_NODES_ALL } CpNodesMode;
 
+#define CP_MAX_ALLOC_DEPTH 50
+
 typedef struct {
    const HChar* out_file;       /* --commprof-out-file, "none" = do not write */
    const HChar* xml_file;       /* --commprof-xml-file, "none" = do not write */
@@ -18,6 +20,15 @@ typedef struct {
    UInt         gran_log2;
    UInt         summary_edges;  /* --summary-edges: edges listed in the stderr summary */
    Bool         objects;        /* --objects: data objects and memory regions */
+   UInt         alloc_depth;    /* --alloc-depth: calls on a heap object's allocation path */
+   HChar**      obj_include;    /* --object-include patterns */
+   UInt         n_obj_include;
+   HChar**      obj_exclude;    /* --object-exclude patterns */
+   UInt         n_obj_exclude;
+   HChar**      fn_include;     /* --fn-include patterns (and --fn-include-file) */
+   UInt         n_fn_include;
+   HChar**      fn_exclude;     /* --fn-exclude patterns (and --fn-exclude-file) */
+   UInt         n_fn_exclude;
 } CpOptions;
 
 extern CpOptions cp_clo;

@@ -6,6 +6,7 @@
 #include "cp_nodes.h"
 #include "cp_edges.h"
 #include "cp_callstack.h"
+#include "cp_objects.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 
@@ -21,6 +22,65 @@ static void attr(CpOut* o, const HChar* name, const HChar* value)
    cp_out_printf(o, " %s=\"", name);
    cp_out_xml_escaped(o, value);
    cp_out_puts(o, "\"");
+}
+
+static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack" };
+
+/* part / whole as a percentage with one decimal */
+static void pct_attr(CpOut* o, const HChar* name, ULong part, ULong whole)
+{
+   ULong pm = whole ? (part * 1000 + whole / 2) / whole : 0;
+   cp_out_printf(o, " %s=\"%llu.%llu\"", name, pm / 10, pm % 10);
+}
+
+static void write_objects(CpOut* o, const CpReport* r)
+{
+   cp_out_puts(o, "  <objects>\n");
+   for (UInt i = 0; i < cp_n_objects; i++) {
+      const CpObject* ob = cp_objects[i];
+      if (!ob->selected || (ob->first_access == 0 && ob->blocks == 0)) continue;
+      cp_out_printf(o, "    <object id=\"%u\" kind=\"%s\"", ob->id, obj_kinds[ob->kind]);
+      attr(o, "name", ob->name);
+      attr(o, "elf", ob->elf);
+      ULong allocated = ob->kind == CP_OBJ_HEAP ? ob->total_bytes : ob->size;
+      cp_out_printf(o, " size=\"%llu\" blocks=\"%llu\" total-bytes=\"%llu\" peak-bytes=\"%llu\""
+                       " reads=\"%llu\" read-bytes=\"%llu\" writes=\"%llu\" write-bytes=\"%llu\"",
+                    (ULong)ob->size, ob->blocks, allocated,
+                    ob->kind == CP_OBJ_HEAP ? ob->peak_bytes : (ULong)ob->size,
+                    ob->reads, ob->read_bytes, ob->writes, ob->write_bytes);
+      if (ob->kind != CP_OBJ_STACK) {
+         cp_out_printf(o, " written-bytes=\"%llu\" prod-bytes=\"%llu\"",
+                       ob->written_report, ob->prod_bytes);
+         pct_attr(o, "alloc-pct", ob->written_report, allocated);
+         pct_attr(o, "prod-pct", ob->prod_bytes, allocated);
+      } else {
+         cp_out_printf(o, " thread=\"%u\"", ob->thread);
+      }
+      cp_out_printf(o, " first-access=\"%llu\" last-access=\"%llu\"",
+                    ob->first_access ? ob->first_access - 1 : 0,
+                    ob->last_access ? ob->last_access - 1 : 0);
+      if (ob->n_frames == 0) {
+         cp_out_puts(o, "/>\n");
+         continue;
+      }
+      cp_out_puts(o, ">\n");
+      for (UInt f = 0; f < ob->n_frames; f++) {
+         cp_out_puts(o, "      <frame");
+         attr(o, "function", ob->frames[f].fn);
+         attr(o, "file", ob->frames[f].file);
+         cp_out_printf(o, " line=\"%u\"/>\n", ob->frames[f].line);
+      }
+      cp_out_puts(o, "    </object>\n");
+   }
+   cp_out_puts(o, "  </objects>\n");
+   cp_out_puts(o, "  <object-flows>\n");
+   for (UInt i = 0; i < r->n_flows; i++) {
+      const CpObjFlow* f = &r->flows[i];
+      cp_out_printf(o, "    <flow producer=\"%u\" object=\"%u\" consumer=\"%u\""
+                       " bytes=\"%llu\" unma=\"%llu\"/>\n",
+                    f->producer, f->object, f->consumer, f->bytes, f->unma);
+   }
+   cp_out_puts(o, "  </object-flows>\n");
 }
 
 Bool cp_write_xml(const HChar* name, const CpReport* r)
@@ -130,6 +190,7 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
                     p->node, p->thread, c->node, c->thread, e->bytes, e->addrs.count, e->accesses);
    }
    cp_out_puts(o, "  </thread-edges>\n");
+   if (cp_clo.objects) write_objects(o, r);
    cp_out_puts(o, "</commprof>\n");
    return cp_out_close(o);
 }

@@ -6,6 +6,7 @@
 #include "cp_nodes.h"
 #include "cp_edges.h"
 #include "cp_callstack.h"
+#include "cp_objects.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 
@@ -387,6 +388,59 @@ static Int cmp_by_threads(const void* a, const void* b)
    return 0;
 }
 
+static ULong union_count(CpEdge** v, UInt lo, UInt hi);
+
+/* flows: (producer node, object, consumer node) of a flow edge */
+static UInt fl_pnode(const CpEdge* e) { return cp_ctxs[cp_edge_producer(e)].node; }
+static UInt fl_obj(const CpEdge* e)   { return cp_obj_consumers[cp_edge_consumer(e)].object; }
+static UInt fl_cnode(const CpEdge* e) { return cp_ctxs[cp_obj_consumers[cp_edge_consumer(e)].ctx].node; }
+
+static Int cmp_flow_triple(const void* a, const void* b)
+{
+   const CpEdge* x = *(const CpEdge* const*)a;
+   const CpEdge* y = *(const CpEdge* const*)b;
+   UInt xs[3] = { fl_pnode(x), fl_obj(x), fl_cnode(x) };
+   UInt ys[3] = { fl_pnode(y), fl_obj(y), fl_cnode(y) };
+   for (UInt i = 0; i < 3; i++)
+      if (xs[i] != ys[i]) return xs[i] < ys[i] ? -1 : 1;
+   return 0;
+}
+
+static Int cmp_flows(const void* a, const void* b)
+{
+   const CpObjFlow* x = a;
+   const CpObjFlow* y = b;
+   if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+   if (x->object != y->object) return x->object < y->object ? -1 : 1;
+   if (x->producer != y->producer) return x->producer < y->producer ? -1 : 1;
+   return x->consumer < y->consumer ? -1 : x->consumer > y->consumer ? 1 : 0;
+}
+
+static void build_flows(CpReport* r)
+{
+   UInt nf = cp_edges_count(&cp_flows);
+   CpEdge** v = VG_(malloc)("cp.rep.fv", (nf ? nf : 1) * sizeof(CpEdge*));
+   for (UInt i = 0; i < nf; i++) v[i] = cp_edge_at(&cp_flows, i);
+   VG_(ssort)(v, nf, sizeof(CpEdge*), cmp_flow_triple);
+   r->flows = VG_(malloc)("cp.rep.flows", (nf ? nf : 1) * sizeof(CpObjFlow));
+   r->n_flows = 0;
+   for (UInt i = 0; i < nf; ) {
+      UInt j = i;
+      ULong bytes = 0;
+      while (j < nf && cmp_flow_triple(&v[i], &v[j]) == 0) bytes += v[j++]->bytes;
+      CpObjFlow* f = &r->flows[r->n_flows++];
+      f->producer = fl_pnode(v[i]);
+      f->object = fl_obj(v[i]);
+      f->consumer = fl_cnode(v[i]);
+      f->bytes = bytes;
+      f->unma = union_count(v, i, j);
+      r->active[f->producer] = r->active[f->consumer] = True;
+      i = j;
+   }
+   VG_(ssort)(r->flows, r->n_flows, sizeof(CpObjFlow), cmp_flows);
+   VG_(free)(v);
+}
+
 static Int cmp_node_edges(const void* a, const void* b)
 {
    const CpNodeEdge* x = a;
@@ -515,6 +569,11 @@ static void build_report(CpReport* r, const HChar* reason)
    r->total_comm_unma = nx ? union_count(v, 0, nx) : 0;
    VG_(free)(v);
 
+   if (cp_clo.objects) {
+      cp_objects_sync();
+      build_flows(r);
+   }
+
    for (UInt i = 0; i < N; i++) {
       CpNode* n = cp_nodes[i];
       r->total_instrs  += n->instrs;
@@ -527,6 +586,7 @@ static void build_report(CpReport* r, const HChar* reason)
 
 static void free_report(CpReport* r)
 {
+   if (r->flows) VG_(free)(r->flows);
    VG_(free)(r->thread_read);
    VG_(free)(r->thread_in);
    VG_(free)(r->thread_out);

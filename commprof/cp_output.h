@@ -42,6 +42,11 @@ typedef struct {
 } CpThreadCell;
 
 typedef struct {
+   UInt  producer, object, consumer;   /* node, object, node */
+   ULong bytes, unma;
+} CpObjFlow;
+
+typedef struct {
    CpNodeEdge* edges;            /* cross-node edges, by bytes descending */
    UInt        n_edges;
    UInt        n_nodes;          /* = cp_n_nodes at the dump */
@@ -63,6 +68,9 @@ typedef struct {
    ULong*        thread_out;     /* bytes other threads consumed from it */
    CpThreadCell* cells;          /* thread -> thread matrix, non-zero cells */
    UInt          n_cells;
+   /* with --objects=yes: producer -> object -> consumer, by bytes descending */
+   CpObjFlow*    flows;
+   UInt          n_flows;
 } CpReport;
 
 void cp_output_init(void);              /* post_clo_init: check the outputs can be written */

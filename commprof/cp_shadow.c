@@ -260,3 +260,31 @@ void cp_shadow_get_stats(CpShadowMap* m, CpShadowStats* st)
 {
    *st = m->stats;
 }
+
+SizeT cp_shadow_count_range(CpShadowMap* m, Addr a, SizeT len,
+                            Bool (*pred)(CpWriter w, void* arg), void* arg)
+{
+   SizeT n = 0;
+   Addr end = a + len;
+   if (end < a) end = (Addr)-1;            /* clamp at the top */
+   Addr x = a;
+   while (x < end) {
+      Addr chunk_end = (x | (CP_CHUNK_SIZE - 1)) + 1;
+      Addr stop = (chunk_end == 0 || chunk_end > end) ? end : chunk_end;
+      CpSlot s = cp_shadow_slot(m, x);
+      if (CP_SLOT_IS_UNIFORM(s)) {
+         if (pred(CP_SLOT_WRITER(s), arg)) n += stop - x;
+         x = stop;
+         continue;
+      }
+      CpChunk* ch = CP_SLOT_CHUNK(s);
+      UInt g = m->gran_log2;
+      while (x < stop) {
+         Addr blk_end = ((x >> g) + 1) << g;
+         Addr y = (blk_end == 0 || blk_end > stop) ? stop : blk_end;
+         if (pred(ch->e[cp_shadow_index(m, x)], arg)) n += y - x;
+         x = y;
+      }
+   }
+   return n;
+}

@@ -151,4 +151,9 @@ void   cp_shadow_copy_range(CpShadowMap* m, Addr dst, Addr src, SizeT len);
 
 void   cp_shadow_get_stats(CpShadowMap* m, CpShadowStats* st);
 
+/* Number of bytes of [a, a+len) whose writer satisfies pred (a uniform
+   chunk is asked once). */
+SizeT  cp_shadow_count_range(CpShadowMap* m, Addr a, SizeT len,
+                             Bool (*pred)(CpWriter w, void* arg), void* arg);
+
 #endif /* CP_SHADOW_H */

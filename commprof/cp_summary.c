@@ -4,6 +4,31 @@
 #include "cp_output.h"
 #include "cp_options.h"
 #include "cp_nodes.h"
+#include "cp_objects.h"
+
+/* The objects that carried most bytes between functions. */
+static void print_objects(const CpReport* r)
+{
+   ULong* via = VG_(calloc)("cp.sum.via", cp_n_objects ? cp_n_objects : 1, sizeof(ULong));
+   for (UInt i = 0; i < r->n_flows; i++)
+      if (r->flows[i].producer != r->flows[i].consumer) via[r->flows[i].object] += r->flows[i].bytes;
+   UInt top = cp_clo.summary_edges;
+   VG_(umsg)("\n");
+   VG_(umsg)("Top objects by bytes passed between functions:\n");
+   VG_(umsg)("%15s %12s %12s  %s\n", "bytes", "size", "accesses", "object");
+   for (UInt k = 0; k < top; k++) {
+      UInt best = cp_n_objects;
+      for (UInt i = 0; i < cp_n_objects; i++)
+         if (via[i] && (best == cp_n_objects || via[i] > via[best])) best = i;
+      if (best == cp_n_objects) break;
+      const CpObject* o = cp_objects[best];
+      VG_(umsg)("%'15llu %'12llu %'12llu  %s\n", via[best],
+                o->kind == CP_OBJ_HEAP ? o->peak_bytes : (ULong)o->size,
+                o->reads + o->writes, o->name);
+      via[best] = 0;
+   }
+   VG_(free)(via);
+}
 
 void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml_name,
                       const HChar* dot_name)
@@ -28,6 +53,7 @@ void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml
                    cp_nodes[e->producer]->name, cp_nodes[e->consumer]->name);
       }
    }
+   if (cp_clo.objects) print_objects(r);
    VG_(umsg)("\n");
    if (out_name) VG_(umsg)("Callgrind-format profile: %s\n", out_name);
    if (xml_name) VG_(umsg)("XML profile: %s\n", xml_name);

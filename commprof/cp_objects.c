@@ -1,0 +1,521 @@
+/* commprof: data objects (see cp_objects.h).
+ *
+ * Heap blocks and thread stacks are found through a second shadow map, the
+ * block map, which holds for every 16-byte granule either 0 (no object), the
+ * index + 1 of a heap-block instance, or CP_STACK_TAG | object id for a
+ * thread's stack.  Heap payloads are 16-byte aligned and never share a
+ * granule, so the map is exact for them.  Globals and statics, which can be
+ * smaller than a granule, are found by binary search in the main
+ * executable's symbol table instead (one range check keeps that off the path
+ * of every other access). */
+
+#include "cp_global.h"
+#include "cp_objects.h"
+#include "cp_shadow.h"
+#include "cp_callstack.h"
+#include "cp_options.h"
+#include "cp_elfsyms.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_seqmatch.h"
+#include "pub_tool_replacemalloc.h"
+
+#define BLOCKMAP_GRAN_LOG2 4
+#define CP_STACK_TAG 0x80000000u
+
+CpObject**     cp_objects;
+UInt           cp_n_objects;
+static UInt    objects_cap;
+CpEdgeTable    cp_flows;
+CpObjConsumer* cp_obj_consumers;
+static UInt    n_obj_consumers, obj_consumers_cap;
+
+static CpShadowMap* blockmap;
+
+/* ---- instances: heap blocks and static symbols ---- */
+
+typedef struct {
+   UInt   obj;           /* object id */
+   Addr   base;
+   SizeT  size;
+   UChar* prod_bits;     /* bytes written and later read, made on first need */
+   Bool   live;
+} Instance;
+
+static Instance* insts;
+static UInt      n_insts, insts_cap;
+static UInt*     free_insts;          /* indices of dead heap instances */
+static UInt      n_free_insts, free_insts_cap;
+
+/* ---- the main executable's statics ---- */
+
+static CpElfSyms exe_syms;
+static Bool      have_exe_syms;
+static HChar*    exe_path;
+static Addr      exe_lo, exe_hi;      /* span of its data sections */
+static UInt*     sym_inst;            /* by symbol index: instance + 1, 0 = none yet */
+static UInt*     sect_obj;            /* by section index: object id + 1, 0 = none yet */
+
+/* ---- allocation paths ---- */
+
+/* One interned path: the key is the sequence of frame ids. */
+typedef struct PathEnt {
+   struct PathEnt* next;
+   UWord  key;                 /* hash of the frame ids */
+   UInt   n;
+   UInt*  frame_ids;
+   UInt   obj;
+} PathEnt;
+static VgHashTable* paths;
+
+/* Interned frames: by code address, then merged by (fn, file, line). */
+typedef struct IpEnt { struct IpEnt* next; UWord key; UInt frame; } IpEnt;
+static VgHashTable* ip_frames;
+static CpAllocFrame* frames;
+static UInt n_frames, frames_cap;
+
+/* --------------------------------------------------------------------- */
+
+static CpObject* new_object(UInt kind, const HChar* name)
+{
+   if (cp_n_objects == objects_cap) {
+      objects_cap = objects_cap ? objects_cap * 2 : 64;
+      cp_objects = VG_(realloc)("cp.obj.tab", cp_objects, objects_cap * sizeof(CpObject*));
+   }
+   CpObject* o = VG_(calloc)("cp.obj.obj", 1, sizeof(CpObject));
+   o->id = cp_n_objects;
+   o->kind = kind;
+   o->name = VG_(strdup)("cp.obj.name", name);
+   o->elf = VG_(strdup)("cp.obj.elf", "");
+   cp_objects[cp_n_objects++] = o;
+   /* selection by name */
+   Bool sel = cp_clo.n_obj_include == 0;
+   for (UInt i = 0; i < cp_clo.n_obj_include && !sel; i++)
+      if (VG_(string_match)(cp_clo.obj_include[i], name)) sel = True;
+   for (UInt i = 0; i < cp_clo.n_obj_exclude && sel; i++)
+      if (VG_(string_match)(cp_clo.obj_exclude[i], name)) sel = False;
+   o->selected = sel;
+   return o;
+}
+
+void cp_objects_init(void)
+{
+   blockmap = VG_(malloc)("cp.obj.blockmap", sizeof(CpShadowMap));
+   cp_shadow_init(blockmap, BLOCKMAP_GRAN_LOG2);
+   cp_edges_init(&cp_flows);
+   paths = VG_(HT_construct)("cp.obj.paths");
+   ip_frames = VG_(HT_construct)("cp.obj.ips");
+   /* consumer id 0 is never used, so that a flow key is never 0 */
+   obj_consumers_cap = 64;
+   cp_obj_consumers = VG_(malloc)("cp.obj.oc", obj_consumers_cap * sizeof(CpObjConsumer));
+   cp_obj_consumers[0].ctx = cp_obj_consumers[0].object = 0;
+   n_obj_consumers = 1;
+}
+
+static UInt new_instance(UInt obj, Addr base, SizeT size)
+{
+   UInt i;
+   if (n_free_insts) {
+      i = free_insts[--n_free_insts];
+   } else {
+      if (n_insts == insts_cap) {
+         insts_cap = insts_cap ? insts_cap * 2 : 1024;
+         insts = VG_(realloc)("cp.obj.insts", insts, insts_cap * sizeof(Instance));
+      }
+      i = n_insts++;
+   }
+   insts[i].obj = obj;
+   insts[i].base = base;
+   insts[i].size = size;
+   insts[i].prod_bits = NULL;
+   insts[i].live = True;
+   return i;
+}
+
+/* ------------------------------ statics ------------------------------- */
+
+void cp_objects_main_exe(const HChar* path, Addr bias)
+{
+   if (have_exe_syms || !cp_clo.objects) return;
+   have_exe_syms = True;
+   exe_path = VG_(strdup)("cp.obj.exe", path);
+   if (!cp_elf_read_data_symbols(path, bias, &exe_syms)) return;
+   exe_lo = (Addr)-1;
+   exe_hi = 0;
+   for (UInt i = 0; i < exe_syms.n_sections; i++) {
+      const CpElfSection* s = &exe_syms.sections[i];
+      if (s->addr < exe_lo) exe_lo = s->addr;
+      if (s->addr + s->size > exe_hi) exe_hi = s->addr + s->size;
+   }
+   sym_inst = VG_(calloc)("cp.obj.syminst", exe_syms.n_syms + 1, sizeof(UInt));
+   sect_obj = VG_(calloc)("cp.obj.sectobj", exe_syms.n_sections + 1, sizeof(UInt));
+}
+
+/* Instance of the static holding a, or (via *obj_out) the section object;
+   returns the instance + 1, or 0 with *obj_out set (or -1 if none). */
+static UInt static_at(Addr a, Int* obj_out)
+{
+   *obj_out = -1;
+   const CpElfSym* sym = cp_elf_find_sym(&exe_syms, a);
+   if (sym) {
+      UInt si = (UInt)(sym - exe_syms.syms);
+      if (sym_inst[si] == 0) {
+         CpObject* o = new_object(CP_OBJ_STATIC, sym->name);
+         VG_(free)(o->elf);
+         o->elf = VG_(strdup)("cp.obj.elf", exe_path);
+         o->addr = sym->addr;
+         o->size = sym->size;
+         sym_inst[si] = new_instance(o->id, sym->addr, sym->size) + 1;
+      }
+      return sym_inst[si];
+   }
+   const CpElfSection* sec = cp_elf_find_section(&exe_syms, a);
+   if (sec) {
+      UInt si = (UInt)(sec - exe_syms.sections);
+      if (sect_obj[si] == 0) {
+         CpObject* o = new_object(CP_OBJ_SECTION, sec->name);
+         VG_(free)(o->elf);
+         o->elf = VG_(strdup)("cp.obj.elf", exe_path);
+         o->addr = sec->addr;
+         o->size = sec->size;
+         sect_obj[si] = o->id + 1;
+      }
+      *obj_out = (Int)sect_obj[si] - 1;
+   }
+   return 0;
+}
+
+/* ------------------------------ heap ---------------------------------- */
+
+static UInt intern_frame(Addr ip)
+{
+   IpEnt* e = VG_(HT_lookup)(ip_frames, ip);
+   if (e) return e->frame;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar* fn = NULL;
+   const HChar* file = NULL;
+   UInt line = 0;
+   /* ip is a return address: the call is the instruction before it */
+   Addr call = ip - 1;
+   HChar fnbuf[256];
+   if (VG_(get_fnname)(ep, call, &fn)) {
+      VG_(strncpy)(fnbuf, fn, sizeof(fnbuf) - 1);
+      fnbuf[sizeof(fnbuf) - 1] = 0;
+   } else {
+      VG_(snprintf)(fnbuf, sizeof(fnbuf), "0x%lx", call);
+   }
+   if (!VG_(get_filename_linenum)(ep, call, &file, NULL, &line)) {
+      file = "";
+      line = 0;
+   }
+   /* merge frames with equal (fn, file, line) */
+   UInt f;
+   for (f = 0; f < n_frames; f++)
+      if (frames[f].line == line && VG_(strcmp)(frames[f].file, file) == 0
+          && VG_(strcmp)(frames[f].fn, fnbuf) == 0)
+         break;
+   if (f == n_frames) {
+      if (n_frames == frames_cap) {
+         frames_cap = frames_cap ? frames_cap * 2 : 256;
+         frames = VG_(realloc)("cp.obj.frames", frames, frames_cap * sizeof(CpAllocFrame));
+      }
+      frames[f].fn = VG_(strdup)("cp.obj.fn", fnbuf);
+      frames[f].file = VG_(strdup)("cp.obj.file", file);
+      frames[f].line = line;
+      n_frames++;
+   }
+   e = VG_(malloc)("cp.obj.ipent", sizeof(IpEnt));
+   e->key = ip;
+   e->frame = f;
+   VG_(HT_add_node)(ip_frames, e);
+   return f;
+}
+
+static UInt object_for_path(const UInt* ids, UInt n)
+{
+   UWord h = n;
+   for (UInt i = 0; i < n; i++) h = h * 0x9E3779B97F4A7C15ULL + ids[i] + 1;
+   for (PathEnt* p = VG_(HT_lookup)(paths, h); p; p = p->next) {
+      if (p->key != h || p->n != n) continue;
+      UInt i;
+      for (i = 0; i < n && p->frame_ids[i] == ids[i]; i++) ;
+      if (i == n) return p->obj;
+   }
+   /* new object: named after the innermost frame with a source line */
+   HChar name[512];
+   name[0] = 0;
+   for (UInt i = 0; i < n && !name[0]; i++)
+      if (frames[ids[i]].line)
+         VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[i]].file),
+                       frames[ids[i]].line);
+   if (!name[0]) VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[0]].fn : "???");
+   CpObject* o = new_object(CP_OBJ_HEAP, name);
+   o->n_frames = n;
+   o->frames = VG_(malloc)("cp.obj.path", (n ? n : 1) * sizeof(CpAllocFrame));
+   for (UInt i = 0; i < n; i++) o->frames[i] = frames[ids[i]];
+   PathEnt* p = VG_(malloc)("cp.obj.pathent", sizeof(PathEnt));
+   p->key = h;
+   p->n = n;
+   p->frame_ids = VG_(malloc)("cp.obj.pathids", (n ? n : 1) * sizeof(UInt));
+   VG_(memcpy)(p->frame_ids, ids, n * sizeof(UInt));
+   p->obj = o->id;
+   VG_(HT_add_node)(paths, p);
+   return o->id;
+}
+
+UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
+{
+   /* ips[0] is the replacement allocator in the preload library */
+   Addr ips[CP_MAX_ALLOC_DEPTH + 1];
+   UInt n = VG_(get_StackTrace)(tid, ips, cp_clo.alloc_depth + 1, NULL, NULL, 0);
+   UInt ids[CP_MAX_ALLOC_DEPTH];
+   UInt k = 0;
+   for (UInt i = 1; i < n; i++) ids[k++] = intern_frame(ips[i]);
+   CpObject* o = cp_objects[object_for_path(ids, k)];
+   o->blocks++;
+   o->total_bytes += size;
+   o->live_bytes += size;
+   o->size = size;
+   if (o->live_bytes > o->peak_bytes) o->peak_bytes = o->live_bytes;
+   UInt inst = new_instance(o->id, p, size);
+   if (size) cp_shadow_set_range(blockmap, p, size, inst + 1);
+   return inst;
+}
+
+/* Writers that count as the program's writes (not never-written memory, not
+   calloc's zeroes). */
+static Bool written_by_program(CpWriter w, void* arg)
+{
+   return w != 0 && cp_ctxs[w].node != CP_NODE_ALLOCATOR;
+}
+
+void cp_objects_block_free(UInt inst)
+{
+   Instance* in = &insts[inst];
+   CpObject* o = cp_objects[in->obj];
+   o->written_bytes += cp_shadow_count_range(&cp_shadow, in->base, in->size,
+                                             written_by_program, NULL);
+   o->live_bytes -= in->size;
+   if (in->size) cp_shadow_set_range(blockmap, in->base, in->size, 0);
+   if (in->prod_bits) VG_(free)(in->prod_bits);
+   in->prod_bits = NULL;
+   in->live = False;
+   if (n_free_insts == free_insts_cap) {
+      free_insts_cap = free_insts_cap ? free_insts_cap * 2 : 1024;
+      free_insts = VG_(realloc)("cp.obj.free", free_insts, free_insts_cap * sizeof(UInt));
+   }
+   free_insts[n_free_insts++] = inst;
+}
+
+void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size)
+{
+   Instance* in = &insts[inst];
+   CpObject* o = cp_objects[in->obj];
+   if (in->size) cp_shadow_set_range(blockmap, in->base, in->size, 0);
+   o->live_bytes += new_size - in->size;
+   o->total_bytes += new_size - in->size;
+   if (o->live_bytes > o->peak_bytes) o->peak_bytes = o->live_bytes;
+   if (in->prod_bits && new_size > in->size) {
+      UChar* nb = VG_(calloc)("cp.obj.prod", (new_size + 7) / 8, 1);
+      VG_(memcpy)(nb, in->prod_bits, (in->size + 7) / 8);
+      VG_(free)(in->prod_bits);
+      in->prod_bits = nb;
+   }
+   in->base = new_p;
+   in->size = new_size;
+   if (new_size) cp_shadow_set_range(blockmap, new_p, new_size, inst + 1);
+}
+
+void cp_objects_block_shrink(UInt inst, SizeT new_size)
+{
+   Instance* in = &insts[inst];
+   CpObject* o = cp_objects[in->obj];
+   /* the cut-off tail's writes count for the object */
+   o->written_bytes += cp_shadow_count_range(&cp_shadow, in->base + new_size, in->size - new_size,
+                                             written_by_program, NULL);
+   cp_shadow_set_range(blockmap, in->base + new_size, in->size - new_size, 0);
+   o->live_bytes -= in->size - new_size;
+   in->size = new_size;
+   if (new_size) cp_shadow_set_range(blockmap, in->base, new_size, inst + 1);
+}
+
+/* ------------------------------ stacks -------------------------------- */
+
+static UInt* stack_obj;      /* by thread index: object id + 1 */
+static UInt  stack_obj_cap;
+
+void cp_objects_thread_stack(UInt ti, Addr lo, Addr hi)
+{
+   if (!cp_clo.objects || hi <= lo) return;
+   if (ti >= stack_obj_cap) {
+      UInt ncap = ti + 64;
+      stack_obj = VG_(realloc)("cp.obj.stacks", stack_obj, ncap * sizeof(UInt));
+      for (UInt i = stack_obj_cap; i < ncap; i++) stack_obj[i] = 0;
+      stack_obj_cap = ncap;
+   }
+   if (stack_obj[ti] == 0) {
+      HChar name[64];
+      VG_(snprintf)(name, sizeof(name), "stack of thread %u", ti);
+      CpObject* o = new_object(CP_OBJ_STACK, name);
+      o->thread = ti;
+      o->addr = lo;
+      o->size = hi - lo;
+      stack_obj[ti] = o->id + 1;
+   }
+   cp_shadow_set_range(blockmap, lo, hi - lo, CP_STACK_TAG | (stack_obj[ti] - 1));
+}
+
+void cp_objects_thread_gone(Addr lo, Addr hi)
+{
+   if (cp_clo.objects && hi > lo) cp_shadow_set_range(blockmap, lo, hi - lo, 0);
+}
+
+/* --------------------------- the access path ------------------------- */
+
+/* Object (and instance + 1, or 0) holding a; False if none. */
+static Bool object_at(Addr a, UInt* obj, UInt* inst1)
+{
+   *inst1 = 0;
+   if (a - exe_lo < exe_hi - exe_lo && have_exe_syms) {
+      Int so;
+      UInt i1 = static_at(a, &so);
+      if (i1) { *inst1 = i1; *obj = insts[i1 - 1].obj; return True; }
+      if (so >= 0) { *obj = (UInt)so; return True; }
+      return False;
+   }
+   CpWriter v = cp_shadow_get(blockmap, a);
+   if (v == 0) return False;
+   if (v & CP_STACK_TAG) { *obj = v & ~CP_STACK_TAG; return True; }
+   *inst1 = v;
+   *obj = insts[v - 1].obj;
+   return True;
+}
+
+static void touch(CpObject* o)
+{
+   ULong now = cp_clock + 1;
+   if (o->first_access == 0) o->first_access = now;
+   o->last_access = now;
+}
+
+static void region_bytes(CpObject* o, CpNode* n, SizeT sz, Bool load)
+{
+   if (o->kind == CP_OBJ_HEAP) {
+      if (load) n->heap_bytes_read += sz; else n->heap_bytes_written += sz;
+   } else if (o->kind == CP_OBJ_STATIC || o->kind == CP_OBJ_SECTION) {
+      if (load) n->global_bytes_read += sz; else n->global_bytes_written += sz;
+   }
+}
+
+/* Consumer id for (consumer context c, object o): the second half of a flow
+   key.  Interned in an open-addressing table, with the last pair cached. */
+static UInt* oc_hash;
+static UInt  oc_hash_cap;
+static UInt  oc_last_c, oc_last_o, oc_last_id;
+
+static inline UInt oc_slot(UInt c, UInt o, UInt cap)
+{
+   ULong k = ((ULong)c << 32) | o;
+   return (UInt)((k * 0x9E3779B97F4A7C15ULL) >> 40) & (cap - 1);
+}
+
+static UInt obj_consumer(UInt c, UInt o)
+{
+   if (c == oc_last_c && o == oc_last_o && oc_last_id) return oc_last_id;
+   if ((n_obj_consumers + 1) * 2 > oc_hash_cap) {
+      UInt ncap = oc_hash_cap ? oc_hash_cap * 2 : 1024;
+      UInt* nh = VG_(calloc)("cp.obj.ochash", ncap, sizeof(UInt));
+      for (UInt i = 1; i < n_obj_consumers; i++) {
+         UInt j = oc_slot(cp_obj_consumers[i].ctx, cp_obj_consumers[i].object, ncap);
+         while (nh[j]) j = (j + 1) & (ncap - 1);
+         nh[j] = i;
+      }
+      if (oc_hash) VG_(free)(oc_hash);
+      oc_hash = nh;
+      oc_hash_cap = ncap;
+   }
+   UInt j = oc_slot(c, o, oc_hash_cap);
+   while (oc_hash[j]) {
+      const CpObjConsumer* oc = &cp_obj_consumers[oc_hash[j]];
+      if (oc->ctx == c && oc->object == o) break;
+      j = (j + 1) & (oc_hash_cap - 1);
+   }
+   if (!oc_hash[j]) {
+      if (n_obj_consumers == obj_consumers_cap) {
+         obj_consumers_cap *= 2;
+         cp_obj_consumers = VG_(realloc)("cp.obj.oc", cp_obj_consumers,
+                                         obj_consumers_cap * sizeof(CpObjConsumer));
+      }
+      cp_obj_consumers[n_obj_consumers].ctx = c;
+      cp_obj_consumers[n_obj_consumers].object = o;
+      oc_hash[j] = n_obj_consumers++;
+   }
+   oc_last_c = c;
+   oc_last_o = o;
+   oc_last_id = oc_hash[j];
+   return oc_last_id;
+}
+
+/* Mark [a, a+len) of instance i as read after being written; count new bytes. */
+static void mark_produced(Instance* in, CpObject* o, Addr a, SizeT len)
+{
+   if (!in->prod_bits) in->prod_bits = VG_(calloc)("cp.obj.prod", (in->size + 7) / 8 + 1, 1);
+   SizeT off = a - in->base;
+   for (SizeT i = 0; i < len && off + i < in->size; i++) {
+      SizeT b = off + i;
+      UChar m = (UChar)(1u << (b & 7));
+      if (!(in->prod_bits[b >> 3] & m)) {
+         in->prod_bits[b >> 3] |= m;
+         o->prod_bytes++;
+      }
+   }
+}
+
+void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
+{
+   UInt obj, inst1;
+   if (!object_at(a, &obj, &inst1)) return;
+   CpObject* o = cp_objects[obj];
+   o->reads++;
+   o->read_bytes += sz;
+   touch(o);
+   region_bytes(o, n, sz, True);
+   if (!o->selected) return;
+   UInt oc = obj_consumer(c, obj);
+   /* the flows, by runs of bytes with one producer */
+   Addr end = a + sz, x = a;
+   while (x < end) {
+      CpWriter p = cp_shadow_get(&cp_shadow, x);
+      Addr y = x + 1;
+      while (y < end && cp_shadow_get(&cp_shadow, y) == p) y++;
+      cp_edge_credit(&cp_flows, p, oc, x, y - x);
+      if (inst1 && p != 0 && cp_ctxs[p].node != CP_NODE_ALLOCATOR)
+         mark_produced(&insts[inst1 - 1], o, x, y - x);
+      x = y;
+   }
+}
+
+void cp_objects_store(Addr a, SizeT sz, CpNode* n)
+{
+   UInt obj, inst1;
+   if (!object_at(a, &obj, &inst1)) return;
+   CpObject* o = cp_objects[obj];
+   o->writes++;
+   o->write_bytes += sz;
+   touch(o);
+   region_bytes(o, n, sz, False);
+}
+
+/* ------------------------------ reports ------------------------------- */
+
+void cp_objects_sync(void)
+{
+   /* written_bytes counts freed blocks; live blocks and statics are counted
+      into written_report at each report */
+   for (UInt i = 0; i < cp_n_objects; i++) cp_objects[i]->written_report = cp_objects[i]->written_bytes;
+   for (UInt i = 0; i < n_insts; i++) {
+      if (!insts[i].live) continue;
+      cp_objects[insts[i].obj]->written_report +=
+         cp_shadow_count_range(&cp_shadow, insts[i].base, insts[i].size, written_by_program, NULL);
+   }
+}

@@ -1,0 +1,77 @@
+/* commprof: data objects (--objects=yes).
+ *
+ * An object is a heap allocation site (identified by the file:line of each
+ * call on its allocation path, as in MCProf), a global or static of the main
+ * executable (from its ELF symbol table), a section of the main executable
+ * for data outside any symbol, or a thread's stack.  Every load and store is
+ * matched to the object holding its address, which gives per-object reads,
+ * writes, first and last access, and the flows producer -> object ->
+ * consumer. */
+#ifndef CP_OBJECTS_H
+#define CP_OBJECTS_H
+
+#include "pub_tool_basics.h"
+#include "cp_nodes.h"
+#include "cp_edges.h"
+
+typedef enum { CP_OBJ_HEAP = 0, CP_OBJ_STATIC, CP_OBJ_SECTION, CP_OBJ_STACK } CpObjKind;
+
+typedef struct {
+   HChar* fn;          /* function, "???" if unknown */
+   HChar* file;        /* source file, "" if unknown */
+   UInt   line;        /* 0 if unknown */
+} CpAllocFrame;
+
+typedef struct {
+   UInt   id;
+   UInt   kind;                 /* CpObjKind */
+   HChar* name;                 /* heap: file:line of the allocating call; static: symbol */
+   HChar* elf;                  /* static and section: the object file; else "" */
+   CpAllocFrame* frames;        /* heap: the allocation path, innermost call first */
+   UInt   n_frames;
+   Addr   addr;                 /* static, section, stack: start */
+   SizeT  size;                 /* static, section: size; heap: size of the last block */
+   UInt   thread;               /* stack: thread index */
+   ULong  blocks;               /* heap: blocks allocated */
+   ULong  total_bytes;          /* heap: bytes allocated over the run */
+   ULong  live_bytes, peak_bytes;
+   ULong  reads, read_bytes;    /* loads and their bytes */
+   ULong  writes, write_bytes;  /* stores and their bytes */
+   ULong  written_bytes;        /* distinct bytes written by the program (not by the
+                                   allocator) in blocks already freed */
+   ULong  written_report;       /* the same over all blocks, set by cp_objects_sync */
+   ULong  prod_bytes;           /* distinct bytes written and later read before being freed */
+   ULong  first_access, last_access;   /* instruction count + 1; 0 = never accessed */
+   Bool   selected;             /* reported (--object-include/--object-exclude) */
+} CpObject;
+
+extern CpObject**  cp_objects;
+extern UInt        cp_n_objects;
+/* flows: producer context -> (consumer context, object) */
+extern CpEdgeTable cp_flows;
+typedef struct { UInt ctx; UInt object; } CpObjConsumer;
+extern CpObjConsumer* cp_obj_consumers;       /* by the id in a flow edge's consumer half */
+
+void cp_objects_init(void);
+/* The main executable's debug info became known. */
+void cp_objects_main_exe(const HChar* path, Addr bias);
+
+/* Heap blocks (from cp_heap.c).  An instance is one block. */
+UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size);
+void cp_objects_block_free(UInt inst);
+void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size);
+void cp_objects_block_shrink(UInt inst, SizeT new_size);
+
+/* Thread stacks. */
+void cp_objects_thread_stack(UInt thread_index, Addr lo, Addr hi);
+void cp_objects_thread_gone(Addr lo, Addr hi);
+
+/* Per access, after the communication edges are credited; c is the
+   context of the access, n its node. */
+void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n);
+void cp_objects_store(Addr a, SizeT sz, CpNode* n);
+
+/* Before a report: bring written_bytes of live blocks and statics up to date. */
+void cp_objects_sync(void);
+
+#endif
