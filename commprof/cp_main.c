@@ -62,8 +62,19 @@ static void cp_fini(Int exitcode)
    if (VG_(clo_stats)) {
       CpShadowStats st;
       cp_shadow_get_stats(&cp_shadow, &st);
-      VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak (%llu bytes peak)\n",
-                st.chunks_live, st.chunks_peak, st.bytes_peak);
+      ULong written = cp_shadow_written_bytes(&cp_shadow);
+      /* hundredths of shadow bytes per application byte */
+      ULong per = written ? st.bytes_live * 100 / written : 0;
+      ULong per_ck = st.ckpt_written_bytes ? st.ckpt_shadow_bytes * 100 / st.ckpt_written_bytes : 0;
+      VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak; %llu bytes live, %llu bytes peak\n",
+                st.chunks_live, st.chunks_peak, st.bytes_live, st.bytes_peak);
+      VG_(dmsg)("commprof: shadow: %llu chunks materialised, %llu made uniform again\n",
+                st.materialised, st.made_uniform);
+      VG_(dmsg)("commprof: application bytes with a producer at exit: %llu;"
+                " shadow bytes per such byte: %llu.%02llu\n", written, per / 100, per % 100);
+      VG_(dmsg)("commprof: near the peak: %llu shadow bytes for %llu application bytes with a"
+                " producer: %llu.%02llu shadow bytes per byte\n",
+                st.ckpt_shadow_bytes, st.ckpt_written_bytes, per_ck / 100, per_ck % 100);
       VG_(dmsg)("commprof: nodes %u, contexts %u, context edges %u\n",
                 cp_n_nodes, cp_n_ctxs, cp_edges_count(&cp_edges));
    }

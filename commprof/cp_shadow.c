@@ -108,6 +108,8 @@ static void maybe_drop_high(CpShadowMap* m, Addr cn)
 
 /* ---- chunk allocation ---- */
 
+static void checkpoint(CpShadowMap* m);
+
 static CpChunk* alloc_chunk(CpShadowMap* m)
 {
    CpChunk* ch = m->pool_n ? m->pool[--m->pool_n] : CP_BIG_ALLOC(m->chunk_bytes);
@@ -115,6 +117,7 @@ static CpChunk* alloc_chunk(CpShadowMap* m)
    m->stats.bytes_live += m->chunk_bytes;
    if (m->stats.chunks_live > m->stats.chunks_peak) m->stats.chunks_peak = m->stats.chunks_live;
    if (m->stats.bytes_live > m->stats.bytes_peak)   m->stats.bytes_peak = m->stats.bytes_live;
+   if (m->stats.chunks_live * 8 > m->stats.ckpt_chunks * 9 + 8) checkpoint(m);
    return ch;
 }
 
@@ -287,4 +290,30 @@ SizeT cp_shadow_count_range(CpShadowMap* m, Addr a, SizeT len,
       }
    }
    return n;
+}
+
+static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
+{
+   if (CP_SLOT_IS_UNIFORM(s)) return CP_SLOT_WRITER(s) ? CP_CHUNK_SIZE : 0;
+   ULong n = 0;
+   const CpChunk* ch = CP_SLOT_CHUNK(s);
+   for (UInt i = 0; i < m->entries; i++) n += ch->e[i] != 0;
+   return n << m->gran_log2;
+}
+
+ULong cp_shadow_written_bytes(CpShadowMap* m)
+{
+   ULong n = 0;
+   for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
+      if (m->primary[i] != CP_SLOT_UNIFORM(0)) n += slot_written_bytes(m, m->primary[i]);
+   for (SizeT i = 0; i < m->high_cap; i++)
+      if (m->high_tab[i].cn != (Addr)-1) n += slot_written_bytes(m, *m->high_tab[i].cell);
+   return n;
+}
+
+static void checkpoint(CpShadowMap* m)
+{
+   m->stats.ckpt_chunks = m->stats.chunks_live;
+   m->stats.ckpt_shadow_bytes = m->stats.bytes_live;
+   m->stats.ckpt_written_bytes = cp_shadow_written_bytes(m);
 }

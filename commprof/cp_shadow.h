@@ -65,6 +65,12 @@ typedef struct {
    ULong high_chunks_live;   /* slots above the direct range that are not uniform 0 */
    ULong made_uniform;       /* times a materialised chunk turned uniform */
    ULong materialised;       /* times a chunk was materialised */
+   /* Shadow per written byte near the peak: whenever the live chunks grow
+      past 9/8 of the last checkpoint, the map counts the application bytes
+      that have a writer (a scan of the materialised chunks). */
+   ULong ckpt_chunks;        /* live chunks at the last checkpoint */
+   ULong ckpt_shadow_bytes;  /* shadow bytes live then */
+   ULong ckpt_written_bytes; /* application bytes with a writer then */
 } CpShadowStats;
 
 typedef struct { Addr cn; CpSlot* cell; } CpHighSlot;
@@ -150,6 +156,9 @@ static inline void cp_shadow_store(CpShadowMap* m, Addr a, SizeT len, CpWriter w
 void   cp_shadow_copy_range(CpShadowMap* m, Addr dst, Addr src, SizeT len);
 
 void   cp_shadow_get_stats(CpShadowMap* m, CpShadowStats* st);
+
+/* Application bytes whose writer is not 0, over the whole map. */
+ULong  cp_shadow_written_bytes(CpShadowMap* m);
 
 /* Number of bytes of [a, a+len) whose writer satisfies pred (a uniform
    chunk is asked once). */
