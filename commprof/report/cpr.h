@@ -98,6 +98,10 @@ typedef struct {
     uint32_t line;
     uint64_t instructions, calls, bytes_read, bytes_written;
     uint64_t in_bytes, in_unma, out_bytes, out_unma, self_bytes, self_unma;
+    /* memory-access profile */
+    uint64_t mem_instructions, loads, stores, stack_loads, stack_stores, stack_bytes_read, stack_bytes_written;
+    int has_objects; /* the four below are present (--objects=yes) */
+    uint64_t heap_bytes_read, heap_bytes_written, global_bytes_read, global_bytes_written;
 } cpr_func;
 
 typedef struct {
@@ -108,6 +112,26 @@ typedef struct {
 typedef struct {
     char *name, *value;
 } cpr_option;
+
+typedef struct {
+    uint32_t id, parent; /* creation order, 1 = main thread; parent 0 = none */
+    char* name;
+    uint64_t instructions, bytes_read, in_bytes, out_bytes;
+} cpr_thread;
+
+/* a cell of the thread -> thread matrix (thread ids) */
+typedef struct {
+    uint32_t p, c;
+    uint64_t bytes, unma;
+} cpr_cell;
+
+/* an edge between (function, thread) pairs: p, c function indices, pt, ct
+ * thread ids (pt 0 for (unwritten)) */
+typedef struct {
+    size_t p, c;
+    uint32_t pt, ct;
+    uint64_t bytes, unma, accesses;
+} cpr_tedge;
 
 typedef struct {
     char *file, *exe;
@@ -136,6 +160,12 @@ typedef struct {
     size_t nfuncs, capfuncs;
     cpr_edge* edges;
     size_t nedges, capedges;
+    cpr_thread* threads;
+    size_t nthreads;
+    cpr_cell* cells;
+    size_t ncells;
+    cpr_tedge* tedges;
+    size_t ntedges;
     /* id -> index hash */
     uint32_t* idkeys;
     size_t* idvals;

@@ -238,7 +238,8 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
     /* graph attributes; the title names the run and what is shown */
     char a[32], b[32], tot[32];
     uint64_t shown = 0;
-    for (size_t k = 0; k < nsel; k++) shown += p->edges[sel[k]].bytes;
+    for (size_t k = 0; k < nsel; k++)
+        if (cpr_add_u64(shown, p->edges[sel[k]].bytes, &shown)) shown = UINT64_MAX;
     cpr_buf title = {0};
     label_escape(&title, "commprof: ");
     label_escape(&title, p->exe ? p->exe : "");

@@ -5,6 +5,9 @@
  * cannot be computed from the inputs, so every UnMA of the result (edges,
  * functions, comm-unma) is the maximum over the inputs, a lower bound; the
  * <provenance unma="max"> element of <run> says so and lists the inputs.
+ * Threads of different inputs are different threads: each input's are
+ * numbered after those of the inputs before it, with their matrix cells and
+ * (function, thread) edges.
  * The run metadata (exe, args, pid, options) is the first input's.  The
  * output is written with libxml2's xmlTextWriter under a temporary name,
  * checked by reading it back, and renamed. */
@@ -32,6 +35,13 @@ typedef struct {
     cpr_input* inputs;
     size_t ninputs;
     uint64_t t_instr, t_read, t_written, t_comm, t_comm_unma, t_self;
+    cpr_thread* th; /* threads, renumbered */
+    size_t nth;
+    uint32_t nthreads_total; /* the largest thread id so far */
+    cpr_cell* cells;
+    size_t ncells;
+    cpr_tedge* tedges;
+    size_t ntedges;
 } merged;
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -115,10 +125,22 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
                 sum(&c->bytes_written, f->bytes_written, fn, "bytes-written", err) ||
                 sum(&c->in_bytes, f->in_bytes, fn, "in-bytes", err) ||
                 sum(&c->out_bytes, f->out_bytes, fn, "out-bytes", err) ||
-                sum(&c->self_bytes, f->self_bytes, fn, "self-bytes", err)) {
+                sum(&c->self_bytes, f->self_bytes, fn, "self-bytes", err) ||
+                sum(&c->mem_instructions, f->mem_instructions, fn, "mem-instructions", err) ||
+                sum(&c->loads, f->loads, fn, "loads", err) || sum(&c->stores, f->stores, fn, "stores", err) ||
+                sum(&c->stack_loads, f->stack_loads, fn, "stack-loads", err) ||
+                sum(&c->stack_stores, f->stack_stores, fn, "stack-stores", err) ||
+                sum(&c->stack_bytes_read, f->stack_bytes_read, fn, "stack-bytes-read", err) ||
+                sum(&c->stack_bytes_written, f->stack_bytes_written, fn, "stack-bytes-written", err) ||
+                sum(&c->heap_bytes_read, f->heap_bytes_read, fn, "heap-bytes-read", err) ||
+                sum(&c->heap_bytes_written, f->heap_bytes_written, fn, "heap-bytes-written", err) ||
+                sum(&c->global_bytes_read, f->global_bytes_read, fn, "global-bytes-read", err) ||
+                sum(&c->global_bytes_written, f->global_bytes_written, fn, "global-bytes-written", err)) {
                 free(map);
                 return -1;
             }
+            /* the heap/global split is known only if every input has it */
+            c->has_objects = c->has_objects && f->has_objects;
             c->in_unma = max64(c->in_unma, f->in_unma);
             c->out_unma = max64(c->out_unma, f->out_unma);
             c->self_unma = max64(c->self_unma, f->self_unma);
@@ -148,6 +170,39 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
             }
             d->unma = max64(d->unma, e->unma);
         }
+    }
+    /* threads: those of each input are distinct threads, numbered after the
+     * threads of the inputs before it */
+    uint32_t base = m->nthreads_total;
+    for (size_t i = 0; i < p->nthreads; i++) {
+        if (p->threads[i].id > UINT32_MAX - base) {
+            free(map);
+            cpr_seterr(err, fn, 0, "more than 2^32 threads");
+            return -1;
+        }
+        if (m->nth % 64 == 0) m->th = cpr_xrealloc(m->th, m->nth + 64, sizeof *m->th);
+        cpr_thread* t = &m->th[m->nth++];
+        *t = p->threads[i];
+        t->id += base;
+        if (t->parent) t->parent += base;
+        t->name = cpr_xstrdup(p->threads[i].name);
+        if (t->id > m->nthreads_total) m->nthreads_total = t->id;
+    }
+    for (size_t i = 0; i < p->ncells; i++) {
+        if (m->ncells % 64 == 0) m->cells = cpr_xrealloc(m->cells, m->ncells + 64, sizeof *m->cells);
+        cpr_cell* c = &m->cells[m->ncells++];
+        *c = p->cells[i];
+        c->p += base;
+        c->c += base;
+    }
+    for (size_t i = 0; i < p->ntedges; i++) {
+        if (m->ntedges % 64 == 0) m->tedges = cpr_xrealloc(m->tedges, m->ntedges + 64, sizeof *m->tedges);
+        cpr_tedge* e = &m->tedges[m->ntedges++];
+        *e = p->tedges[i];
+        e->p = map[e->p];
+        e->c = map[e->c];
+        if (e->pt) e->pt += base;
+        e->ct += base;
     }
     free(map);
     if (m->meta && !same_options(m->meta, p))
@@ -258,6 +313,19 @@ static int write_merged(const merged* m, const char* path)
         W(attr_u64(w, "out-unma", f->out_unma));
         W(attr_u64(w, "self-bytes", f->self_bytes));
         W(attr_u64(w, "self-unma", f->self_unma));
+        W(attr_u64(w, "mem-instructions", f->mem_instructions));
+        W(attr_u64(w, "loads", f->loads));
+        W(attr_u64(w, "stores", f->stores));
+        W(attr_u64(w, "stack-loads", f->stack_loads));
+        W(attr_u64(w, "stack-stores", f->stack_stores));
+        W(attr_u64(w, "stack-bytes-read", f->stack_bytes_read));
+        W(attr_u64(w, "stack-bytes-written", f->stack_bytes_written));
+        if (f->has_objects) {
+            W(attr_u64(w, "heap-bytes-read", f->heap_bytes_read));
+            W(attr_u64(w, "heap-bytes-written", f->heap_bytes_written));
+            W(attr_u64(w, "global-bytes-read", f->global_bytes_read));
+            W(attr_u64(w, "global-bytes-written", f->global_bytes_written));
+        }
         W(xmlTextWriterEndElement(w));
     }
     W(xmlTextWriterEndElement(w));
@@ -267,6 +335,44 @@ static int write_merged(const merged* m, const char* path)
         W(xmlTextWriterStartElement(w, BAD_CAST "edge"));
         W(attr_u64(w, "producer", e->p));
         W(attr_u64(w, "consumer", e->c));
+        W(attr_u64(w, "bytes", e->bytes));
+        W(attr_u64(w, "unma", e->unma));
+        W(attr_u64(w, "accesses", e->accesses));
+        W(xmlTextWriterEndElement(w));
+    }
+    W(xmlTextWriterEndElement(w)); /* edges */
+    W(xmlTextWriterStartElement(w, BAD_CAST "threads"));
+    for (size_t i = 0; i < m->nth; i++) {
+        const cpr_thread* t = &m->th[i];
+        W(xmlTextWriterStartElement(w, BAD_CAST "thread"));
+        W(attr_u64(w, "id", t->id));
+        W(attr_u64(w, "parent", t->parent));
+        W(attr_s(w, "name", t->name));
+        W(attr_u64(w, "instructions", t->instructions));
+        W(attr_u64(w, "bytes-read", t->bytes_read));
+        W(attr_u64(w, "in-bytes", t->in_bytes));
+        W(attr_u64(w, "out-bytes", t->out_bytes));
+        W(xmlTextWriterEndElement(w));
+    }
+    W(xmlTextWriterEndElement(w));
+    W(xmlTextWriterStartElement(w, BAD_CAST "thread-matrix"));
+    for (size_t i = 0; i < m->ncells; i++) {
+        W(xmlTextWriterStartElement(w, BAD_CAST "cell"));
+        W(attr_u64(w, "producer", m->cells[i].p));
+        W(attr_u64(w, "consumer", m->cells[i].c));
+        W(attr_u64(w, "bytes", m->cells[i].bytes));
+        W(attr_u64(w, "unma", m->cells[i].unma));
+        W(xmlTextWriterEndElement(w));
+    }
+    W(xmlTextWriterEndElement(w));
+    W(xmlTextWriterStartElement(w, BAD_CAST "thread-edges"));
+    for (size_t i = 0; i < m->ntedges; i++) {
+        const cpr_tedge* e = &m->tedges[i];
+        W(xmlTextWriterStartElement(w, BAD_CAST "edge"));
+        W(attr_u64(w, "producer", e->p));
+        W(attr_u64(w, "producer-thread", e->pt));
+        W(attr_u64(w, "consumer", e->c));
+        W(attr_u64(w, "consumer-thread", e->ct));
         W(attr_u64(w, "bytes", e->bytes));
         W(attr_u64(w, "unma", e->unma));
         W(attr_u64(w, "accesses", e->accesses));
@@ -293,9 +399,10 @@ static void merge_help(void)
            "bytes and the edges' bytes and accesses are summed.  UnMA cannot be\n"
            "recomputed from the inputs: every UnMA of the result is the maximum over\n"
            "the inputs, a lower bound, and <provenance unma=\"max\"> inside <run>\n"
-           "records that and the inputs (file, pid, exe).  Run metadata (exe, args,\n"
-           "pid, options) is taken from the first input; a note on stderr says when\n"
-           "the inputs were profiled with different options.\n"
+           "records that and the inputs (file, pid, exe).  The threads of each input\n"
+           "are kept apart, numbered after those of the inputs before it.  Run\n"
+           "metadata (exe, args, pid, options) is taken from the first input; a note\n"
+           "on stderr says when the inputs were profiled with different options.\n"
            "\n"
            "  -o, --output=FILE   the merged profile (required; written atomically)\n"
            "  -h, --help          this help\n",
@@ -371,6 +478,10 @@ int cpr_cmd_merge(int argc, char** argv)
     }
     free(m.f);
     free(m.e);
+    for (size_t i = 0; i < m.nth; i++) free(m.th[i].name);
+    free(m.th);
+    free(m.cells);
+    free(m.tedges);
     for (size_t i = 0; i < m.ninputs; i++) {
         free(m.inputs[i].file);
         free(m.inputs[i].pid);

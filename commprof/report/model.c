@@ -45,6 +45,10 @@ void cpr_profile_free(cpr_profile* p)
     }
     free(p->funcs);
     free(p->edges);
+    for (size_t i = 0; i < p->nthreads; i++) free(p->threads[i].name);
+    free(p->threads);
+    free(p->cells);
+    free(p->tedges);
     free(p->idkeys);
     free(p->idvals);
     free(p->ambig);

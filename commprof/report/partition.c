@@ -719,8 +719,8 @@ int cpr_cmd_partition(int argc, char** argv)
                 char loc[1200], pct[16];
                 snprintf(pct, sizeof pct, "%.1f%%", g.total > 0 ? 100.0 * g.w[v] / g.total : 0.0);
                 cpr_location(fn, loc, sizeof loc);
-                fprintf(f, "  %14s  %6s  %s%s%s%s\n", cpr_fmt_u64(a, fn->instructions), pct,
-                        cpr_display_name(p, g.fn[v], buf, sizeof buf), loc[0] ? "  " : "", loc,
+                fprintf(f, "  %14s  %6s  %s%s%s%s\n", cpr_fmt_u64(a, fn->instructions), pct, fn->name,
+                        loc[0] ? "  " : "", loc,
                         s1.part[v] != s2.part[v] ? "  (moved)" : "");
             }
         }

@@ -48,6 +48,12 @@ void cpr_print_header(FILE* f, const cpr_profile* p)
             cpr_fmt_u64(c, p->t_comm_bytes), cpr_fmt_u64(d, p->t_comm_unma), cpr_fmt_u64(a, p->t_self_bytes));
     fprintf(f, "Nodes:          %s functions (%zu special), %s edges\n", cpr_fmt_u64(a, p->nfuncs), nspecial,
             cpr_fmt_u64(b, p->nedges));
+    if (p->nthreads) {
+        uint64_t cross = 0;
+        for (size_t i = 0; i < p->ncells; i++)
+            if (p->cells[i].p != p->cells[i].c && cpr_add_u64(cross, p->cells[i].bytes, &cross)) cross = UINT64_MAX;
+        fprintf(f, "Threads:        %zu; %s bytes between threads\n", p->nthreads, cpr_fmt_u64(a, cross));
+    }
 }
 
 static void rule(FILE* f)

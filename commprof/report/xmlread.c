@@ -5,7 +5,9 @@
  * untrusted: no DTD (a DOCTYPE is refused), no network, no entity
  * substitution, libxml2's default size limits (no XML_PARSE_HUGE).  What
  * RelaxNG cannot say is checked here: numbers parse strictly, function ids are
- * unique, edges refer to known ids, no self edge, no pair twice.  The first
+ * unique, edges refer to known ids, no self edge, no pair twice; thread ids
+ * are unique and every thread, cell and (function, thread) edge refers to
+ * known threads and functions.  The first
  * problem stops the read and is reported with its line. */
 
 #include "cpr.h"
@@ -70,7 +72,8 @@ typedef struct {
     const char* name;
     cpr_error* err;
     cpr_profile* p;
-    cpr_pairmap pairs;
+    cpr_pairmap pairs;     /* function edges seen */
+    cpr_pairmap cellpairs; /* thread-matrix cells seen */
     /* open elements */
     char stack[MAX_DEPTH][16];
     int depth;
@@ -148,6 +151,91 @@ static int check_pid(rd* s, const char* what, const char* v)
     return 0;
 }
 
+static int thread_known(const cpr_profile* p, uint32_t id)
+{
+    /* threads are few (one per thread of the process): a scan is enough */
+    for (size_t i = 0; i < p->nthreads; i++)
+        if (p->threads[i].id == id) return 1;
+    return 0;
+}
+
+static int on_thread(rd* s)
+{
+    cpr_thread t;
+    memset(&t, 0, sizeof t);
+    if (attr_u32(s, "id", &t.id) || attr_u32(s, "parent", &t.parent) || attr_u64(s, "instructions", &t.instructions) ||
+        attr_u64(s, "bytes-read", &t.bytes_read) || attr_u64(s, "in-bytes", &t.in_bytes) ||
+        attr_u64(s, "out-bytes", &t.out_bytes))
+        return -1;
+    if (!t.id || thread_known(s->p, t.id)) {
+        cpr_seterr(s->err, s->name, cur_line(s), t.id ? "thread id %u appears twice" : "thread id %u: ids start at 1",
+                   t.id);
+        return -1;
+    }
+    if (!(t.name = attr(s, "name"))) return -1;
+    if (s->p->nthreads % 64 == 0) s->p->threads = cpr_xrealloc(s->p->threads, s->p->nthreads + 64, sizeof t);
+    s->p->threads[s->p->nthreads++] = t;
+    return 0;
+}
+
+/* at </threads>: every parent is a thread (or 0) */
+static int threads_done(rd* s)
+{
+    for (size_t i = 0; i < s->p->nthreads; i++) {
+        const cpr_thread* t = &s->p->threads[i];
+        if (t->parent && !thread_known(s->p, t->parent)) {
+            cpr_seterr(s->err, s->name, cur_line(s), "thread %u: its parent %u is not a thread", t->id, t->parent);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int on_cell(rd* s)
+{
+    cpr_cell c;
+    if (attr_u32(s, "producer", &c.p) || attr_u32(s, "consumer", &c.c) || attr_u64(s, "bytes", &c.bytes) ||
+        attr_u64(s, "unma", &c.unma))
+        return -1;
+    if (!thread_known(s->p, c.p) || !thread_known(s->p, c.c)) {
+        cpr_seterr(s->err, s->name, cur_line(s), "thread-matrix cell %u -> %u: no thread with id %u", c.p, c.c,
+                   thread_known(s->p, c.p) ? c.c : c.p);
+        return -1;
+    }
+    if (cpr_pairmap_get(&s->cellpairs, c.p, c.c, s->p->ncells, 1) != s->p->ncells) {
+        cpr_seterr(s->err, s->name, cur_line(s), "thread-matrix cell %u -> %u appears twice", c.p, c.c);
+        return -1;
+    }
+    if (s->p->ncells % 64 == 0) s->p->cells = cpr_xrealloc(s->p->cells, s->p->ncells + 64, sizeof c);
+    s->p->cells[s->p->ncells++] = c;
+    return 0;
+}
+
+static int on_tedge(rd* s)
+{
+    uint32_t pid, cid;
+    cpr_tedge e;
+    if (attr_u32(s, "producer", &pid) || attr_u32(s, "producer-thread", &e.pt) || attr_u32(s, "consumer", &cid) ||
+        attr_u32(s, "consumer-thread", &e.ct) || attr_u64(s, "bytes", &e.bytes) || attr_u64(s, "unma", &e.unma) ||
+        attr_u64(s, "accesses", &e.accesses))
+        return -1;
+    e.p = cpr_find_id(s->p, pid);
+    e.c = cpr_find_id(s->p, cid);
+    if (e.p == NONE || e.c == NONE) {
+        cpr_seterr(s->err, s->name, cur_line(s), "thread edge %u -> %u: no function with id %u", pid, cid,
+                   e.p == NONE ? pid : cid);
+        return -1;
+    }
+    if ((e.pt && !thread_known(s->p, e.pt)) || !thread_known(s->p, e.ct)) {
+        cpr_seterr(s->err, s->name, cur_line(s), "thread edge %u -> %u: no thread with id %u", pid, cid,
+                   (e.pt && !thread_known(s->p, e.pt)) ? e.pt : e.ct);
+        return -1;
+    }
+    if (s->p->ntedges % 64 == 0) s->p->tedges = cpr_xrealloc(s->p->tedges, s->p->ntedges + 64, sizeof e);
+    s->p->tedges[s->p->ntedges++] = e;
+    return 0;
+}
+
 static const char* parent(rd* s) { return s->depth >= 2 ? s->stack[s->depth - 2] : ""; }
 
 static int on_function(rd* s)
@@ -176,8 +264,22 @@ static int on_function(rd* s)
         attr_u64(s, "bytes-written", &f.bytes_written) || attr_u64(s, "in-bytes", &f.in_bytes) ||
         attr_u64(s, "in-unma", &f.in_unma) || attr_u64(s, "out-bytes", &f.out_bytes) ||
         attr_u64(s, "out-unma", &f.out_unma) || attr_u64(s, "self-bytes", &f.self_bytes) ||
-        attr_u64(s, "self-unma", &f.self_unma))
+        attr_u64(s, "self-unma", &f.self_unma) || attr_u64(s, "mem-instructions", &f.mem_instructions) ||
+        attr_u64(s, "loads", &f.loads) || attr_u64(s, "stores", &f.stores) ||
+        attr_u64(s, "stack-loads", &f.stack_loads) || attr_u64(s, "stack-stores", &f.stack_stores) ||
+        attr_u64(s, "stack-bytes-read", &f.stack_bytes_read) ||
+        attr_u64(s, "stack-bytes-written", &f.stack_bytes_written))
         goto out;
+    xmlChar* objects = xmlTextReaderGetAttribute(s->r, BAD_CAST "heap-bytes-read");
+    if (objects) {
+        xmlFree(objects);
+        f.has_objects = 1;
+        if (attr_u64(s, "heap-bytes-read", &f.heap_bytes_read) ||
+            attr_u64(s, "heap-bytes-written", &f.heap_bytes_written) ||
+            attr_u64(s, "global-bytes-read", &f.global_bytes_read) ||
+            attr_u64(s, "global-bytes-written", &f.global_bytes_written))
+            goto out;
+    }
     if (cpr_add_func(s->p, &f) == NONE) {
         cpr_seterr(s->err, s->name, cur_line(s), "function id %u appears twice", f.id);
         goto out;
@@ -304,6 +406,9 @@ static int on_element(rd* s, const char* n)
     }
     if (!strcmp(par, "functions") && !strcmp(n, "function")) return on_function(s);
     if (!strcmp(par, "edges") && !strcmp(n, "edge")) return on_edge(s);
+    if (!strcmp(par, "threads") && !strcmp(n, "thread")) return on_thread(s);
+    if (!strcmp(par, "thread-matrix") && !strcmp(n, "cell")) return on_cell(s);
+    if (!strcmp(par, "thread-edges") && !strcmp(n, "edge")) return on_tedge(s);
     return 0;
 }
 
@@ -312,6 +417,7 @@ static char* take_text(rd* s) { return cpr_xstrdup(s->text.s ? s->text.s : ""); 
 static int on_end(rd* s, const char* n)
 {
     cpr_profile* p = s->p;
+    if (!strcmp(n, "threads") && s->depth == 2) return threads_done(s);
     if (!s->collecting) return 0;
     s->collecting = 0;
     if (!strcmp(n, "exe")) {
@@ -423,6 +529,7 @@ static int read_with(xmlTextReaderPtr r, const char* name, cpr_profile** out, cp
     s.err = err;
     s.p = cpr_profile_new(name);
     cpr_pairmap_init(&s.pairs);
+    cpr_pairmap_init(&s.cellpairs);
     xmlTextReaderSetStructuredErrorHandler(r, relay, &s);
     if (xmlTextReaderRelaxNGSetSchema(r, schema) != 0) {
         cpr_seterr(err, name, 0, "cannot set up RelaxNG validation");
@@ -431,6 +538,7 @@ static int read_with(xmlTextReaderPtr r, const char* name, cpr_profile** out, cp
     }
     xmlFreeTextReader(r);
     cpr_pairmap_free(&s.pairs);
+    cpr_pairmap_free(&s.cellpairs);
     cpr_buf_free(&s.text);
     if (err->set) {
         cpr_profile_free(s.p);

@@ -41,9 +41,14 @@ for i in ids:
         w('    <function id="%d" kind="function" name="f%d" object="/bin/synthetic" file="s.c" dir="/src" '
           'line="%d"' % (i, i - len(specials), i))
     w(' instructions="%d" calls="%d" bytes-read="%d" bytes-written="0" in-bytes="%d" in-unma="%d" '
-      'out-bytes="%d" out-unma="%d" self-bytes="0" self-unma="0"/>\n'
-      % (instr[i], 1 if i >= len(specials) else 0, inb[i], inb[i], inu[i], outb[i], outu[i]))
+      'out-bytes="%d" out-unma="%d" self-bytes="0" self-unma="0" mem-instructions="%d" loads="%d" stores="0" '
+      'stack-loads="0" stack-stores="0" stack-bytes-read="0" stack-bytes-written="0"/>\n'
+      % (instr[i], 1 if i >= len(specials) else 0, inb[i], inb[i], inu[i], outb[i], outu[i], instr[i] // 3,
+         inb[i] // 4))
 w('  </functions>\n  <edges>\n')
 for (p, c), (b, u, a) in sorted(edges.items(), key=lambda kv: -kv[1][0]):
     w('    <edge producer="%d" consumer="%d" bytes="%d" unma="%d" accesses="%d"/>\n' % (p, c, b, u, a))
-w('  </edges>\n</commprof>\n')
+w('  </edges>\n  <threads>\n')
+w('    <thread id="1" parent="0" name="" instructions="%d" bytes-read="%d" in-bytes="0" out-bytes="0"/>\n'
+  % (sum(instr), sum(inb)))
+w('  </threads>\n  <thread-matrix/>\n  <thread-edges/>\n</commprof>\n')

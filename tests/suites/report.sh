@@ -95,12 +95,17 @@ usage() {
     fi
 }
 
-# bad_input NAME FILE [BIN]: every command that reads FILE exits 2 with one
-# line "commprof-report: FILE:LINE: message" (FILE: message for open errors)
+# bad_input NAME FILE [BIN [COMMANDS]]: every command (default: all that read
+# a profile) exits 2 with one line "commprof-report: FILE:LINE: message"
+# (FILE: message for open errors)
+ALL_READERS=("validate" "summary" "graph" "matrix" "partition -k 1" "diff @F@" "merge -o $T/merged-bad.xml")
 bad_input() {
     local name=$1 file=$2 bin=${3:-$CPR} cmd why=
+    local -a cmds=("${ALL_READERS[@]}")
+    [[ -n ${4:-} ]] && read -r -a cmds <<<"$4"
     local re="^commprof-report: $(printf '%s' "$file" | sed 's/[.[\*^$/]/\\&/g')(:[0-9]+)?: .+$"
-    for cmd in validate summary graph matrix "partition -k 1" "diff $file" "merge -o $T/merged-bad.xml"; do
+    for cmd in "${cmds[@]}"; do
+        cmd=${cmd//@F@/$file}
         # shellcheck disable=SC2086
         r "$bin" $cmd "$file"
         if ((rc != 2)); then
@@ -284,6 +289,15 @@ sed 's/kind="function" name="main"/kind="procedure" name="main"/' "$P" >bad/wron
 sed 's/ name="main"/ name=""/' "$P" >bad/empty-name.xml
 sed 's/ calls="1" bytes-read/ bytes-read/' "$P" >bad/missing-attribute.xml
 sed 's/<end reason="exit"\/>/<end reason="exit"\/><extra\/>/' "$P" >bad/unknown-element.xml
+sed 's/<thread id="2"/<thread id="1"/' "$P" >bad/thread-duplicate-id.xml
+sed 's/ parent="1" name="smoother/ parent="9" name="smoother/' "$P" >bad/thread-unknown-parent.xml
+sed 's/<cell producer="2" consumer="1"/<cell producer="3" consumer="1"/' "$P" >bad/thread-cell-unknown.xml
+sed 's/<cell producer="1" consumer="2"/<cell producer="1" consumer="1"/' "$P" >bad/thread-cell-duplicate.xml
+sed 's/<edge producer="4" producer-thread="2" consumer="5"/<edge producer="44" producer-thread="2" consumer="5"/' "$P" \
+    >bad/thread-edge-unknown-function.xml
+sed 's/producer-thread="2" consumer="5" consumer-thread="1"/producer-thread="2" consumer="5" consumer-thread="7"/' "$P" \
+    >bad/thread-edge-unknown-thread.xml
+sed '/<thread-matrix>/,$d' "$P" >bad/no-threads-end.xml
 # edges before functions
 python3 - "$P" >bad/edges-first.xml <<'EOF'
 import re, sys
@@ -314,6 +328,17 @@ if grep -q "^commprof-report: bad/dangling-producer.xml:$want: edge 99 -> 4: no 
 else
     fail error-line-number "expected line $want: $(cat "$T/err")"
 fi
+# every mutation above really changed the file
+same=
+for f in bad/*.xml; do
+    [[ -f $f ]] && cmp -s "$f" "$P" && same+=" $f"
+done
+if [[ -z $same ]]; then pass error-inputs-mutated; else fail error-inputs-mutated "unchanged:$same"; fi
+# standard input
+r bash -c '"$1" validate - <in/pipeline.xml' _ "$CPR"
+if ((rc == 0)) && grep -q '^-: valid (13 functions, 12 edges)$' "$T/out"; then pass stdin; else fail stdin "exit $rc: $(cat "$T/out" "$T/err")"; fi
+r bash -c '"$1" summary - <bad/dangling-producer.xml' _ "$CPR"
+if ((rc == 2)) && grep -q '^commprof-report: <stdin>:[0-9]*: edge 99 -> 4' "$T/err"; then pass stdin-error; else fail stdin-error "exit $rc: $(cat "$T/err")"; fi
 # an unwritable output
 r "$CPR" summary -o "$T/no/such/dir/out.txt" "$P"
 if ((rc == 2)) && one_line "$T/err" && grep -q "^commprof-report: $T/no/such/dir/out.txt: cannot write: " "$T/err"; then
@@ -365,6 +390,14 @@ if magic "$T/pipeline.png" 89504e470d0a1a0a; then pass graph-png; else fail grap
 if magic "$T/pipeline.pdf" 255044462d; then pass graph-pdf; else fail graph-pdf "not a PDF: $(cat "$T/err")"; fi
 "$CPR" graph --format=svg in/pipeline.xml >"$T/stdout.svg" 2>"$T/err"
 check graph-svg-stdout xmllint --noout "$T/stdout.svg"
+# the plugins are linked in: no need of Graphviz's plugin configuration
+mkdir empty-gvbindir
+r env GVBINDIR="$T/empty-gvbindir" "$CPR" graph -o "$T/nogv.svg" in/pipeline.xml
+if ((rc == 0)) && xmllint --noout "$T/nogv.svg" 2>/dev/null; then
+    pass graph-without-plugin-config
+else
+    fail graph-without-plugin-config "exit $rc: $(cat "$T/err")"
+fi
 "$CPR" partition -k 2 --graph -o "$T/parts.svg" in/twoclusters.xml 2>"$T/err"
 check partition-graph-svg bash -c 'xmllint --noout "$1" && grep -q "cluster 1" "$1" && grep -q "cluster 2" "$1"' _ "$T/parts.svg"
 
@@ -498,15 +531,17 @@ import sys
 import xml.etree.ElementTree as ET
 a, b, m = (ET.parse(f).getroot() for f in sys.argv[1:4])
 def key(f): return (f.get('kind'), f.get('name'), f.get('object'), f.get('file'))
-def funcs(r): return {f.get('id'): f for f in r.iter('function')}
+def funcs(r): return {f.get('id'): f for f in r.findall('functions/function')}
 def edges(r):
     F = funcs(r)
-    return {(key(F[e.get('producer')]), key(F[e.get('consumer')])): e for e in r.iter('edge')}
+    return {(key(F[e.get('producer')]), key(F[e.get('consumer')])): e for e in r.findall('edges/edge')}
 err = []
 fa, fb, fm = ({key(f): f for f in r.iter('function')} for r in (a, b, m))
 for k in set(fa) | set(fb):
     if k not in fm: err.append('function %s missing' % (k,)); continue
-    for at in ('instructions', 'calls', 'bytes-read', 'bytes-written', 'in-bytes', 'out-bytes', 'self-bytes'):
+    for at in ('instructions', 'calls', 'bytes-read', 'bytes-written', 'in-bytes', 'out-bytes', 'self-bytes',
+               'mem-instructions', 'loads', 'stores', 'stack-loads', 'stack-stores', 'stack-bytes-read',
+               'stack-bytes-written'):
         s = sum(int(x[k].get(at)) for x in (fa, fb) if k in x)
         if int(fm[k].get(at)) != s: err.append('%s %s: %s != %d' % (k[1], at, fm[k].get(at), s))
     for at in ('in-unma', 'out-unma', 'self-unma'):
@@ -520,7 +555,7 @@ for k in em:
         if int(em[k].get(at)) != s: err.append('edge %s: %s %s != %d' % (k, at, em[k].get(at), s))
     s = max(int(x[k].get('unma')) for x in (ea, eb) if k in x)
     if int(em[k].get('unma')) != s: err.append('edge %s: unma != max' % (k,))
-pt = [(e.get('producer'), e.get('consumer'), e.get('bytes')) for e in m.iter('edge')]
+pt = [(e.get('producer'), e.get('consumer'), e.get('bytes')) for e in m.findall('edges/edge')]
 pt = {funcs(m)[p].get('name') + '->' + funcs(m)[c].get('name'): b for p, c, b in pt}
 if pt.get('produce->transform') != '1200': err.append('produce->transform %s != 400 + 800' % pt.get('produce->transform'))
 t = m.find('run/totals')
@@ -530,6 +565,12 @@ for at in ('instructions', 'bytes-read', 'comm-bytes', 'self-bytes'):
 ins = [(i.get('file'), i.get('pid')) for i in m.iter('input')]
 want = [('run1.xml', a.find('run/pid').text), ('run2.xml', b.find('run/pid').text)]
 if ins != want or m.find('run/provenance').get('unma') != 'max': err.append('provenance %s != %s' % (ins, want))
+# the threads of each run are kept apart, renumbered
+na, nb = len(a.findall('threads/thread')), len(b.findall('threads/thread'))
+ids = [int(t.get('id')) for t in m.findall('threads/thread')]
+if ids != list(range(1, na + nb + 1)): err.append('merged thread ids %s' % ids)
+if len(m.findall('thread-edges/edge')) != len(a.findall('thread-edges/edge')) + len(b.findall('thread-edges/edge')):
+    err.append('thread edges not kept')
 print('\n'.join(err[:10]))
 sys.exit(1 if err else 0)
 EOF
@@ -546,12 +587,13 @@ fi
 
 if [[ -f $BUILDDIR/Makefile ]] && make -C "$BUILDDIR" commprof-report-asan >"$T/asan-build.log" 2>&1 && [[ -x $ASAN ]]; then
     pass asan-build
-    export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=0:exitcode=86
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87
     export LSAN_OPTIONS=suppressions=$ROOT/tests/report/lsan.supp:print_suppressions=0
     for f in bad/*.xml bad/no-such-file.xml; do
         n=${f#bad/}
-        bad_input "asan-error-${n%.xml}" "$f" "$ASAN"
+        # the reader is shared by all commands: two of them are enough here
+        bad_input "asan-error-${n%.xml}" "$f" "$ASAN" "validate summary"
     done
     usage asan-usage-unknown-option "$ASAN" graph --bogus in/pipeline.xml
     usage asan-usage-bad-number "$ASAN" summary --top=1x in/pipeline.xml
@@ -566,8 +608,9 @@ if [[ -f $BUILDDIR/Makefile ]] && make -C "$BUILDDIR" commprof-report-asan >"$T/
         "summary $T/a-merged.xml" "partition -k 2 in/twoclusters.xml" "partition -k 3 in/pipeline.xml" \
         "partition -k 4 --csv random60.xml" "partition -k 2 --graph -o $T/a-p.svg in/twoclusters.xml" \
         "partition -k 5 g2000.xml" "graph -o $T/a-g.svg g2000.xml" "validate in/pipeline.xml"; do
+        # full stacks, for the suppression of Graphviz's own leak (lsan.supp)
         # shellcheck disable=SC2086
-        r "$ASAN" $args
+        r env ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" "$ASAN" $args
         if ((rc != 0)) || grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "$T/err"; then
             bad+=" [$args: exit $rc $(grep -m1 -E 'ERROR|runtime error' "$T/err")]"
         fi
