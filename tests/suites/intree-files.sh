@@ -11,7 +11,10 @@
 #  - every file commprof/Makefile.am distributes exists;
 #  - commprof/docs/cp-manual.xml is well-formed XML, and valid DocBook 4.5
 #    when the DTD is installed (docbook-xml), links to the other chapters of
-#    Valgrind's manual aside (tests/intree/run checks those in tree).
+#    Valgrind's manual aside (tests/intree/run checks those in tree);
+#  - the chapter has an entry (id="opt.NAME") for every option that
+#    cp_options.c prints in --help, and names every element and attribute of
+#    docs/commprof.rng.
 #
 # Prints PASS/FAIL/SKIP lines and, last, "N passed, N failed"; exits 1 on failure.
 
@@ -84,6 +87,26 @@ else
     else
         echo "SKIP $doc is valid DocBook 4.5 (no DocBook XML 4.5 DTD: install docbook-xml)"
     fi
+fi
+
+# 6. the chapter documents every option and every XML element and attribute
+if out=$(python3 - "$doc" commprof/cp_options.c docs/commprof.rng <<'PY'
+import re, sys
+doc, opts, rng = (open(f, encoding="utf-8").read() for f in sys.argv[1:4])
+usage = opts[opts.find("cp_print_usage"):]
+missing = ["--" + o for o in re.findall(r'^"\s+--([a-z][a-z0-9-]*)', usage, re.M)
+           if 'id="opt.%s"' % o not in doc]
+names = sorted(set(re.findall(r'<(?:element|attribute) name="([^"]+)"', rng)))
+missing += [n for n in names
+            if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(n), doc)]
+print(" ".join(missing))
+sys.exit(1 if missing else 0)
+PY
+); then
+    pass "$doc documents every option and XML name"
+else
+    fail "$doc documents every option and XML name" \
+        "not in the chapter (options of cp_options.c, names of docs/commprof.rng): $out"
 fi
 
 echo "$npass passed, $nfail failed"
