@@ -3,7 +3,11 @@
  * A load looks up the producers of its bytes in the shadow map; when they are
  * all the same (the common case) it credits one edge in one step, otherwise
  * it splits the access into runs of equal producers.  A store writes the
- * storing context into the shadow entries of its bytes. */
+ * storing context into the shadow entries of its bytes.
+ *
+ * The optional measurements (time slices, first-read bytes, data objects)
+ * sit behind flags that are constant for the run, so that with the default
+ * options they cost a predictable branch each. */
 
 #include "cp_global.h"
 #include "cp_access.h"
@@ -12,12 +16,24 @@
 #include "cp_callstack.h"
 #include "cp_nodes.h"
 #include "cp_objects.h"
+#include "cp_timeline.h"
+#include "cp_firstread.h"
 
 Bool cp_ignore_stack;
+Bool cp_load_extras;         /* time slices or first-read bytes are on */
 
 static inline Bool on_current_stack(Addr a)
 {
    return a - cp_cur_stack_lo <= cp_cur_stack_hi - cp_cur_stack_lo;
+}
+
+/* What a run of n bytes at a, produced by p and read by c, adds besides the
+   edge itself. */
+static void load_extras(UInt p, UInt c, Addr a, SizeT n, CpEdge* e)
+{
+   UInt cn = cp_ctxs[c].node;
+   if (cp_clo_time_slices && cp_ctxs[p].node != cn) cp_nodes[cn]->comm_in += n;
+   if (cp_clo_first_read) e->first_read += cp_firstread_load(cn, a, n);
 }
 
 /* Loads whose bytes have several producers. */
@@ -48,8 +64,19 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
          if (same_node) e->dup_accesses++;
          if (nseen < 128) seen[nseen++] = p;
       }
+      if (UNLIKELY(cp_load_extras)) load_extras(p, c, x, y - x, e);
       x = y;
    }
+}
+
+static inline void credit_one(UInt p, UInt c, Addr a, SizeT sz)
+{
+   CpEdge* e = cp_edge_get(&cp_edges, p, c);
+   e->bytes += sz;
+   e->accesses++;
+   if (LIKELY(sz <= 64)) cp_addrset_add_small(&e->addrs, a, sz);
+   else cp_addrset_add_range(&e->addrs, a, sz);
+   if (UNLIKELY(cp_load_extras)) load_extras(p, c, a, sz, e);
 }
 
 static inline void do_load(Addr a, SizeT sz, UInt c)
@@ -57,7 +84,7 @@ static inline void do_load(Addr a, SizeT sz, UInt c)
    if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
       CpSlot s = cp_shadow_slot(&cp_shadow, a);
       if (CP_SLOT_IS_UNIFORM(s)) {              /* the whole chunk has one producer */
-         cp_edge_credit(&cp_edges, CP_SLOT_WRITER(s), c, a, sz);
+         credit_one(CP_SLOT_WRITER(s), c, a, sz);
          return;
       }
       UInt  g  = cp_shadow.gran_log2;
@@ -67,129 +94,84 @@ static inline void do_load(Addr a, SizeT sz, UInt c)
       UInt  diff = 0;
       for (UInt i = 1; i < nb; i++) diff |= e[i] ^ p;
       if (LIKELY(diff == 0)) {
-         cp_edge_credit(&cp_edges, p, c, a, sz);
+         credit_one(p, c, a, sz);
          return;
       }
    }
    load_mixed(a, sz, c);
 }
 
-static inline void do_store(Addr a, SizeT sz, UInt c)
-{
-   cp_shadow_store(&cp_shadow, a, sz, c);
-}
+enum { K_LOAD = 1, K_STORE = 2, K_MODIFY = 3 };
 
-/* Counters of a load or store of sz bytes at a charged to node n; False if
-   the access is left out (--ignore-stack=yes and a on the thread's stack). */
-static inline Bool count_load(CpNode* n, Addr a, UWord sz)
+/* One access of kind k (load, store or both) of sz bytes at a, by the code
+   of node function sn (NULL: code outside the nodes, charged to the
+   innermost node frame).  Inlined into each helper with constant k, sn-ness
+   and objects, so that each helper keeps only its own path. */
+static inline void access(Addr a, UWord sz, CpNode* sn, UInt k, Bool objects)
 {
-   if (UNLIKELY(on_current_stack(a))) {
-      if (cp_ignore_stack) return False;
-      n->stack_loads++;
-      n->stack_bytes_read += sz;
+   CpNode* n;
+   UInt c;
+   if (sn) {
+      n = cp_effective(sn);
+      c = cp_cur_ctx_of(n->id);
+   } else {
+      n = cp_cur_node;
+      c = cp_cur_ctx;
    }
-   n->loads++;
-   n->bytes_read += sz;
-   return True;
-}
-
-static inline Bool count_store(CpNode* n, Addr a, UWord sz)
-{
-   if (UNLIKELY(on_current_stack(a))) {
-      if (cp_ignore_stack) return False;
-      n->stack_stores++;
-      n->stack_bytes_written += sz;
+   Bool stack = on_current_stack(a);
+   if (UNLIKELY(stack) && cp_ignore_stack) return;
+   Bool counting = cp_collect_mask != 0;
+   if ((k & K_LOAD) && counting) {
+      n->loads++;
+      n->bytes_read += sz;
+      if (UNLIKELY(stack)) {
+         n->stack_loads++;
+         n->stack_bytes_read += sz;
+      }
+      if (objects) cp_objects_load(a, sz, c, n);
+      do_load(a, sz, c);
    }
-   n->stores++;
-   n->bytes_written += sz;
-   return True;
+   if (k & K_STORE) {
+      if (counting) {
+         n->stores++;
+         n->bytes_written += sz;
+         if (UNLIKELY(stack)) {
+            n->stack_stores++;
+            n->stack_bytes_written += sz;
+         }
+         if (objects) cp_objects_store(a, sz, n);
+      }
+      /* the producer is recorded even while not collecting, so that what is
+         read after collection starts is attributed right */
+      cp_shadow_store(&cp_shadow, a, sz, c);
+      if (UNLIKELY(cp_clo_first_read)) cp_firstread_store(a, sz);
+   }
 }
 
-VG_REGPARM(3) void cp_h_load_n(Addr a, UWord sz, CpNode* n)
+VG_REGPARM(3) void cp_h_load_n   (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_LOAD,   False); }
+VG_REGPARM(2) void cp_h_load_d   (Addr a, UWord sz)            { access(a, sz, NULL, K_LOAD,   False); }
+VG_REGPARM(3) void cp_h_store_n  (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_STORE,  False); }
+VG_REGPARM(2) void cp_h_store_d  (Addr a, UWord sz)            { access(a, sz, NULL, K_STORE,  False); }
+VG_REGPARM(3) void cp_h_modify_n (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_MODIFY, False); }
+VG_REGPARM(2) void cp_h_modify_d (Addr a, UWord sz)            { access(a, sz, NULL, K_MODIFY, False); }
+
+VG_REGPARM(3) void cp_h_load_no  (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_LOAD,   True); }
+VG_REGPARM(2) void cp_h_load_do  (Addr a, UWord sz)            { access(a, sz, NULL, K_LOAD,   True); }
+VG_REGPARM(3) void cp_h_store_no (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_STORE,  True); }
+VG_REGPARM(2) void cp_h_store_do (Addr a, UWord sz)            { access(a, sz, NULL, K_STORE,  True); }
+VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_MODIFY, True); }
+VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz)            { access(a, sz, NULL, K_MODIFY, True); }
+
+/* ---- writes that do not come from a store of the program ---- */
+
+void cp_record_write(Addr a, SizeT len, UInt w)
 {
-   if (count_load(n, a, sz)) do_load(a, sz, cp_cur_ctx_of(n->id));
+   cp_shadow_set_range(&cp_shadow, a, len, w);
+   if (cp_clo_first_read) cp_firstread_store(a, len);
 }
 
-VG_REGPARM(2) void cp_h_load_d(Addr a, UWord sz)
+void cp_record_copy(Addr dst, Addr src, SizeT len)
 {
-   if (count_load(cp_cur_node, a, sz)) do_load(a, sz, cp_cur_ctx);
-}
-
-VG_REGPARM(3) void cp_h_store_n(Addr a, UWord sz, CpNode* n)
-{
-   if (count_store(n, a, sz)) do_store(a, sz, cp_cur_ctx_of(n->id));
-}
-
-VG_REGPARM(2) void cp_h_store_d(Addr a, UWord sz)
-{
-   if (count_store(cp_cur_node, a, sz)) do_store(a, sz, cp_cur_ctx);
-}
-
-VG_REGPARM(3) void cp_h_modify_n(Addr a, UWord sz, CpNode* n)
-{
-   if (!count_load(n, a, sz)) return;
-   count_store(n, a, sz);
-   UInt c = cp_cur_ctx_of(n->id);
-   do_load(a, sz, c);
-   do_store(a, sz, c);
-}
-
-VG_REGPARM(2) void cp_h_modify_d(Addr a, UWord sz)
-{
-   if (!count_load(cp_cur_node, a, sz)) return;
-   count_store(cp_cur_node, a, sz);
-   do_load(a, sz, cp_cur_ctx);
-   do_store(a, sz, cp_cur_ctx);
-}
-
-/* ---- with --objects=yes: the same, then the object of the address ---- */
-
-VG_REGPARM(3) void cp_h_load_no(Addr a, UWord sz, CpNode* n)
-{
-   if (!count_load(n, a, sz)) return;
-   UInt c = cp_cur_ctx_of(n->id);
-   cp_objects_load(a, sz, c, n);
-   do_load(a, sz, c);
-}
-
-VG_REGPARM(2) void cp_h_load_do(Addr a, UWord sz)
-{
-   if (!count_load(cp_cur_node, a, sz)) return;
-   cp_objects_load(a, sz, cp_cur_ctx, cp_cur_node);
-   do_load(a, sz, cp_cur_ctx);
-}
-
-VG_REGPARM(3) void cp_h_store_no(Addr a, UWord sz, CpNode* n)
-{
-   if (!count_store(n, a, sz)) return;
-   cp_objects_store(a, sz, n);
-   do_store(a, sz, cp_cur_ctx_of(n->id));
-}
-
-VG_REGPARM(2) void cp_h_store_do(Addr a, UWord sz)
-{
-   if (!count_store(cp_cur_node, a, sz)) return;
-   cp_objects_store(a, sz, cp_cur_node);
-   do_store(a, sz, cp_cur_ctx);
-}
-
-VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n)
-{
-   if (!count_load(n, a, sz)) return;
-   count_store(n, a, sz);
-   UInt c = cp_cur_ctx_of(n->id);
-   cp_objects_load(a, sz, c, n);
-   cp_objects_store(a, sz, n);
-   do_load(a, sz, c);
-   do_store(a, sz, c);
-}
-
-VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz)
-{
-   if (!count_load(cp_cur_node, a, sz)) return;
-   count_store(cp_cur_node, a, sz);
-   cp_objects_load(a, sz, cp_cur_ctx, cp_cur_node);
-   cp_objects_store(a, sz, cp_cur_node);
-   do_load(a, sz, cp_cur_ctx);
-   do_store(a, sz, cp_cur_ctx);
+   cp_shadow_copy_range(&cp_shadow, dst, src, len);
+   if (cp_clo_first_read) cp_firstread_store(dst, len);
 }

@@ -10,6 +10,7 @@
 #include "cp_nodes.h"
 
 extern Bool cp_ignore_stack;
+extern Bool cp_load_extras;    /* time slices or first-read bytes are on */
 
 VG_REGPARM(3) void cp_h_load_n (Addr a, UWord sz, CpNode* n);
 VG_REGPARM(2) void cp_h_load_d (Addr a, UWord sz);
@@ -24,5 +25,10 @@ VG_REGPARM(3) void cp_h_store_no(Addr a, UWord sz, CpNode* n);
 VG_REGPARM(2) void cp_h_store_do(Addr a, UWord sz);
 VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n);
 VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz);
+
+/* Memory written or released outside the program's stores (the kernel,
+   the allocator, mappings): the shadow map and what depends on it. */
+void cp_record_write(Addr a, SizeT len, UInt w);
+void cp_record_copy(Addr dst, Addr src, SizeT len);
 
 #endif

@@ -3,8 +3,13 @@
 #include "cp_global.h"
 #include "cp_callstack.h"
 #include "cp_objects.h"
+#include "cp_options.h"
 
 ULong     cp_clock;
+CpNode*   cp_redirect_node;
+CpNode*   cp_redirect_fn;
+ULong     cp_collect_mask = ~0ULL;
+static Bool collect_on = True;     /* START/STOP requests, --collect-atstart */
 CpThread* cp_cur_thread;
 UInt*     cp_cur_map;
 UInt      cp_cur_ctx;
@@ -70,6 +75,11 @@ UInt cp_ctx_make_cur(UInt node)
    return cp_ctx_of_thread(cp_cur_thread, node);
 }
 
+static Bool collecting(const CpThread* t)
+{
+   return collect_on && (cp_clo.n_collect_in == 0 || t->collect_depth > 0);
+}
+
 /* Publish the top frame of the running thread.  While a handler runs on the
    alternate signal stack, cp_top_sp is 0 so that every call and return goes
    through the unwinder, which notices when the stack pointer leaves the
@@ -78,9 +88,22 @@ static void publish_top(void)
 {
    CpThread* t = cp_cur_thread;
    CpFrame*  f = &t->frames[t->depth - 1];
-   cp_top_sp     = t->n_barriers ? 0 : f->sp;
-   cp_cur_node   = cp_nodes[f->node];
-   cp_cur_ctx    = cp_ctx_of_thread(t, f->node);
+   cp_top_sp = t->n_barriers ? 0 : f->sp;
+   if (t->n_regions) {                       /* everything goes to the region */
+      cp_redirect_node = cp_nodes[t->regions[t->n_regions - 1]];
+      cp_redirect_fn   = NULL;
+      cp_cur_node      = cp_redirect_node;
+   } else if (f->cnode != f->node) {         /* the function in its caller context */
+      cp_redirect_node = cp_nodes[f->cnode];
+      cp_redirect_fn   = cp_nodes[f->node];
+      cp_cur_node      = cp_redirect_node;
+   } else {
+      cp_redirect_node = NULL;
+      cp_redirect_fn   = NULL;
+      cp_cur_node      = cp_nodes[f->node];
+   }
+   cp_cur_ctx = cp_ctx_of_thread(t, cp_cur_node->id);
+   cp_collect_mask = collecting(t) ? ~0ULL : 0;
 }
 
 static void compute_stack_bounds(CpThread* t)
@@ -128,8 +151,9 @@ void cp_thread_created(ThreadId tid, ThreadId parent)
    t->frames_cap = 64;
    t->frames = VG_(malloc)("cp.threads.frames", t->frames_cap * sizeof(CpFrame));
    t->frames[0].sp = (Addr)-1;
-   t->frames[0].node = CP_NODE_NOFN;
+   t->frames[0].node = t->frames[0].cnode = CP_NODE_NOFN;
    t->frames[0].barrier = False;
+   t->frames[0].collect = False;
    t->depth = 1;
    cp_threads[cp_n_threads++] = t;
    if (by_tid[tid] && by_tid[tid] == cp_cur_thread) cp_cur_thread = NULL;
@@ -145,6 +169,8 @@ void cp_thread_exited(ThreadId tid)
    t->alive = False;
    t->depth = 1;
    t->n_barriers = 0;
+   t->n_regions = 0;
+   t->collect_depth = 0;
    VG_(free)(t->frames);
    t->frames = NULL;
    by_tid[tid] = NULL;
@@ -204,11 +230,13 @@ void cp_threads_after_fork(ThreadId tid)
 void cp_threads_nodes_ready(void)
 {
    cp_cur_node = cp_nodes[CP_NODE_NOFN];
+   collect_on = cp_clo.collect_atstart;
+   cp_collect_mask = collect_on && cp_clo.n_collect_in == 0 ? ~0ULL : 0;
 }
 
 /* ---- frames ---- */
 
-static void push(CpThread* t, Addr sp, UInt node, Bool barrier)
+static void push(CpThread* t, Addr sp, UInt node, UInt cnode, Bool barrier, Bool collect)
 {
    if (t->depth == t->frames_cap) {
       t->frames_cap *= 2;
@@ -218,7 +246,20 @@ static void push(CpThread* t, Addr sp, UInt node, Bool barrier)
    CpFrame* f = &t->frames[t->depth++];
    f->sp = sp;
    f->node = node;
+   f->cnode = cnode;
    f->barrier = barrier;
+   f->collect = collect;
+   if (collect) t->collect_depth++;
+}
+
+/* Pop frames down to depth d. */
+static void pop_to(CpThread* t, UInt d)
+{
+   while (t->depth > d) {
+      CpFrame* f = &t->frames[--t->depth];
+      if (f->barrier) t->n_barriers--;
+      if (f->collect) t->collect_depth--;
+   }
 }
 
 /* With sp outside the alternate signal stack, the handlers that ran on it
@@ -227,11 +268,25 @@ static void drop_dead_alt_frames(CpThread* t, Addr sp)
 {
    if (t->n_barriers == 0 || (sp >= t->alt_lo && sp < t->alt_hi)) return;
    UInt d = t->depth;
-   while (d > 1 && t->n_barriers > 0) {
-      if (t->frames[d - 1].barrier) t->n_barriers--;
+   UInt nb = t->n_barriers;
+   while (d > 1 && nb > 0) {
+      if (t->frames[d - 1].barrier) nb--;
       d--;
    }
-   t->depth = d;
+   pop_to(t, d);
+}
+
+/* --separate-callers=N: the node for n called from the functions of the
+   frames below the top (the innermost N of them). */
+static UInt caller_context(CpThread* t, CpNode* n)
+{
+   UInt callers[CP_MAX_SEPARATE_CALLERS];
+   UInt k = 0;
+   for (UInt d = t->depth; d > 1 && k < cp_clo.separate_callers; d--) {
+      const CpFrame* f = &t->frames[d - 1];
+      if (!f->barrier) callers[k++] = f->node;
+   }
+   return cp_node_context(n, callers, k)->id;
 }
 
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
@@ -244,12 +299,13 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
    drop_dead_alt_frames(t, sp);
    /* frames at or below the new one are dead: returned from, tail-called
       over, or left by longjmp */
-   while (t->depth > 1 && t->frames[t->depth - 1].sp <= sp) t->depth--;
-   push(t, sp, n->id, False);
-   n->calls++;
-   cp_top_sp     = t->n_barriers ? 0 : sp;
-   cp_cur_node   = n;
-   cp_cur_ctx    = cp_cur_ctx_of(n->id);
+   UInt d = t->depth;
+   while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp <= sp) d--;
+   pop_to(t, d);
+   UInt cnode = cp_clo.separate_callers ? caller_context(t, n) : n->id;
+   push(t, sp, n->id, cnode, False, n->collect_in);
+   publish_top();
+   if (cp_collect_mask) cp_nodes[cnode]->calls++;
 }
 
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
@@ -260,8 +316,54 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
    drop_dead_alt_frames(t, sp);
    UInt d = t->depth;
    while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp < sp) d--;
-   t->depth = d;
-   if (d != d0) publish_top();
+   pop_to(t, d);
+   if (t->depth != d0) publish_top();
+}
+
+/* ---- code regions, collection, phases ---- */
+
+void cp_region_begin(ThreadId tid, const HChar* name)
+{
+   CpThread* t = cp_thread_of(tid);
+   CpNode* r = cp_node_region(name);
+   if (t->n_regions == t->regions_cap) {
+      t->regions_cap = t->regions_cap ? t->regions_cap * 2 : 8;
+      t->regions = VG_(realloc)("cp.threads.regions", t->regions, t->regions_cap * sizeof(UInt));
+   }
+   t->regions[t->n_regions++] = r->id;
+   if (collecting(t)) r->calls++;
+   if (t == cp_cur_thread) publish_top();
+}
+
+void cp_region_end(ThreadId tid, const HChar* name)
+{
+   CpThread* t = cp_thread_of(tid);
+   /* close the innermost open region of that name, and those opened inside it */
+   UInt i = t->n_regions;
+   while (i > 0 && VG_(strcmp)(cp_nodes[t->regions[i - 1]]->name, name) != 0) i--;
+   if (i == 0) {
+      VG_(umsg)("commprof: COMMPROF_REGION_END(\"%s\") without a matching begin, ignored\n", name);
+      return;
+   }
+   if (i != t->n_regions)
+      VG_(umsg)("commprof: COMMPROF_REGION_END(\"%s\") also closes %u region(s) opened inside it\n",
+                name, t->n_regions - i);
+   t->n_regions = i - 1;
+   if (t == cp_cur_thread) publish_top();
+}
+
+void cp_collect_set(Bool on)
+{
+   collect_on = on;
+   if (cp_cur_thread) publish_top();
+}
+
+void cp_threads_new_phase(void)
+{
+   /* contexts carry the phase: every thread makes its contexts anew */
+   for (UInt i = 1; i < cp_n_threads; i++)
+      VG_(memset)(cp_threads[i]->map, 0, map_cap * sizeof(UInt));
+   if (cp_cur_thread) publish_top();
 }
 
 void cp_signal_pre(ThreadId tid, Bool alt_stack)
@@ -272,7 +374,8 @@ void cp_signal_pre(ThreadId tid, Bool alt_stack)
    /* the handler's frames go above this barrier, which no sp comparison pops */
    t->alt_lo = VG_(thread_get_altstack_min)(tid);
    t->alt_hi = t->alt_lo + VG_(thread_get_altstack_size)(tid);
-   push(t, (Addr)-1, t->frames[t->depth - 1].node, True);
+   const CpFrame* top = &t->frames[t->depth - 1];
+   push(t, (Addr)-1, top->node, top->cnode, True, False);
    t->n_barriers++;
    if (t == cp_cur_thread) publish_top();
 }

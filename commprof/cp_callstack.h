@@ -14,8 +14,11 @@
 
 typedef struct {
    Addr sp;          /* stack pointer at entry; (Addr)-1 for the bottom and for barriers */
-   UInt node;
+   UInt node;        /* the function */
+   UInt cnode;       /* the node charged: the function, or its caller context
+                        with --separate-callers */
    Bool barrier;     /* alternate-signal-stack barrier */
+   Bool collect;     /* a --collect-in function: collection is on inside it */
 } CpFrame;
 
 typedef struct CpThread {
@@ -34,6 +37,9 @@ typedef struct CpThread {
    HChar*   name;                 /* set by prctl(PR_SET_NAME) or pthread_setname_np */
    UInt     parent;               /* index of the creating thread, 0 for the main one */
    Addr     alt_lo, alt_hi;       /* the alternate signal stack, while n_barriers > 0 */
+   UInt*    regions;              /* open code regions (node ids), innermost last */
+   UInt     n_regions, regions_cap;
+   UInt     collect_depth;        /* --collect-in frames on the stack */
 } CpThread;
 
 /* Guest instructions executed so far, all threads (generated code adds). */
@@ -45,6 +51,15 @@ extern UInt*     cp_cur_map;      /* cp_cur_thread->map */
 extern UInt      cp_cur_ctx;      /* context of the innermost node frame */
 extern CpNode*   cp_cur_node;     /* its node */
 extern Addr      cp_top_sp;       /* sp of the innermost frame */
+/* Code of a node function is charged to that function, except when
+   cp_redirect_node is set: then code of cp_redirect_fn (of every function
+   if cp_redirect_fn is NULL) is charged to cp_redirect_node (an open code
+   region, or the caller context of the running function). */
+extern CpNode*   cp_redirect_node;
+extern CpNode*   cp_redirect_fn;
+/* ~0 while the running thread collects, 0 while it does not (generated
+   code masks its counts with it). */
+extern ULong     cp_collect_mask;
 extern Addr      cp_cur_stack_lo, cp_cur_stack_hi;
 
 extern CpThread** cp_threads;     /* by index; [0] unused */
@@ -80,6 +95,22 @@ UInt cp_ctx_of_thread(CpThread* t, UInt node);
 /* Helpers called from generated code. */
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp);
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp */
+
+/* The node charged for code of function n right now. */
+static inline CpNode* cp_effective(CpNode* n)
+{
+   CpNode* r = cp_redirect_node;
+   if (UNLIKELY(r != NULL) && (cp_redirect_fn == NULL || cp_redirect_fn == n)) return r;
+   return n;
+}
+
+/* Code regions (client requests). */
+void cp_region_begin(ThreadId tid, const HChar* name);
+void cp_region_end(ThreadId tid, const HChar* name);
+/* Collection switched on or off for the whole program (client requests). */
+void cp_collect_set(Bool on);
+/* A new phase began: contexts are made anew. */
+void cp_threads_new_phase(void);
 
 /* Signals delivered on an alternate stack. */
 void cp_signal_pre(ThreadId tid, Bool alt_stack);

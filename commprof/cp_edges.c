@@ -209,6 +209,7 @@ CpEdge* cp_edge_lookup_slow(CpEdgeTable* t, ULong key)
       e->bytes = 0;
       e->accesses = 0;
       e->dup_accesses = 0;
+      e->first_read = 0;
       cp_addrset_init(&e->addrs);
       tab_insert_nogrow(t, e);
       t->list[t->n++] = e;

@@ -77,6 +77,8 @@ typedef struct {
    ULong     accesses;
    ULong     dup_accesses;  /* of these, loads also counted on another edge that
                                folds into the same coarser edge (see cp_output.c) */
+   ULong     first_read;    /* bytes read for the first time by the consumer since
+                               they were written (kept by the tool, optional) */
    CpAddrSet addrs;         /* addrs.count is the UnMA */
 } CpEdge;
 

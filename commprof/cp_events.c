@@ -8,6 +8,7 @@
 #include "cp_global.h"
 #include "cp_events.h"
 #include "cp_shadow.h"
+#include "cp_access.h"
 #include "cp_nodes.h"
 #include "cp_edges.h"
 #include "cp_callstack.h"
@@ -29,7 +30,7 @@ void cp_events_init(void)
 
 static void forget(Addr a, SizeT len)
 {
-   cp_shadow_set_range(&cp_shadow, a, len, 0);
+   cp_record_write(a, len, 0);
 }
 
 static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
@@ -44,7 +45,7 @@ static void new_mem_brk(Addr a, SizeT len, ThreadId tid)
 
 static void copy_mem_remap(Addr from, Addr to, SizeT len)
 {
-   cp_shadow_copy_range(&cp_shadow, to, from, len);
+   cp_record_copy(to, from, len);
 }
 
 static void post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
@@ -65,14 +66,12 @@ static void post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
       return;
    }
    if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS) return;
-   cp_shadow_set_range(&cp_shadow, a, len, cp_ctx_of_thread(cp_thread_of(tid), node));
+   cp_record_write(a, len, cp_ctx_of_thread(cp_thread_of(tid), node));
 }
 
 /* ---- thread names ---- */
 
-/* Copy a NUL-terminated string of at most max-1 bytes from client memory;
-   False if it is not readable. */
-static Bool copy_client_string(Addr a, HChar* buf, SizeT max)
+Bool cp_copy_client_string(Addr a, HChar* buf, SizeT max)
 {
    for (SizeT i = 0; i + 1 < max; i++) {
       if (!VG_(am_is_valid_for_client)(a + i, 1, VKI_PROT_READ)) return False;
@@ -113,11 +112,11 @@ static void name_thread_from_syscall(ThreadId tid, UInt sysno, UWord* args)
 {
    HChar buf[256];
    if (sysno == __NR_prctl && args[0] == VKI_PR_SET_NAME) {
-      if (copy_client_string(args[1], buf, 17))
+      if (cp_copy_client_string(args[1], buf, 17))
          cp_thread_set_name(cp_thread_of(tid), buf, 16);
    } else if (sysno == __NR_open || sysno == __NR_openat) {
       Addr path = sysno == __NR_open ? args[0] : args[1];
-      if (copy_client_string(path, buf, sizeof(buf)))
+      if (cp_copy_client_string(path, buf, sizeof(buf)))
          pending_comm_lwp[tid] = comm_path_lwp(buf);
    } else if (sysno == __NR_write) {
       for (UInt i = 0; i < n_comm_fds; i++) {

@@ -10,6 +10,7 @@
 #include "cp_global.h"
 #include "cp_heap.h"
 #include "cp_shadow.h"
+#include "cp_access.h"
 #include "cp_nodes.h"
 #include "cp_callstack.h"
 #include "cp_objects.h"
@@ -46,7 +47,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
    if (zero) {
       VG_(memset)(p, 0, size);
       CpThread* t = cp_thread_of(tid);
-      cp_shadow_set_range(&cp_shadow, (Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
+      cp_record_write((Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
    }
    Block* b = VG_(malloc)("cp.heap.block", sizeof(Block));
    b->key = (UWord)p;
@@ -66,7 +67,7 @@ static void free_block(void* p)
    Block* b = VG_(HT_remove)(blocks, (UWord)p);
    if (!b) return;                 /* not ours: ignore, as the other tools do */
    if (cp_clo.objects) cp_objects_block_free(b->inst);
-   cp_shadow_set_range(&cp_shadow, (Addr)p, b->size, 0);
+   cp_record_write((Addr)p, b->size, 0);
    stats.blocks_live--;
    stats.bytes_live -= b->size;
    VG_(free)(b);
@@ -107,7 +108,7 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    if (new_size <= b->size) {
       /* shrink in place: the cut-off tail is free memory again */
       if (cp_clo.objects) cp_objects_block_shrink(b->inst, new_size);
-      cp_shadow_set_range(&cp_shadow, (Addr)p + new_size, b->size - new_size, 0);
+      cp_record_write((Addr)p + new_size, b->size - new_size, 0);
       stats.bytes_live -= b->size - new_size;
       b->size = new_size;
       return p;
@@ -115,9 +116,9 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    void* q = VG_(cli_malloc)(VG_(clo_alignment), new_size);
    if (!q) return NULL;
    VG_(memcpy)(q, p, b->size);
-   cp_shadow_copy_range(&cp_shadow, (Addr)q, (Addr)p, b->size);
+   cp_record_copy((Addr)q, (Addr)p, b->size);
    if (cp_clo.objects) cp_objects_block_move(b->inst, (Addr)q, new_size);
-   cp_shadow_set_range(&cp_shadow, (Addr)p, b->size, 0);
+   cp_record_write((Addr)p, b->size, 0);
    VG_(HT_remove)(blocks, (UWord)p);
    VG_(cli_free)(p);
    stats.blocks_allocated++;

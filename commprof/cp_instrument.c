@@ -20,12 +20,19 @@
 #include "cp_options.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_seqmatch.h"
+#include "pub_tool_transtab.h"
 #include "cp_elfsyms.h"
 #include "cp_objects.h"
+#include "cp_timeline.h"
 
 /* ------------------------------------------------------------------ */
 /* Which objects are node objects                                     */
 /* ------------------------------------------------------------------ */
+
+/* What the generated code must support beyond the default; a feature that
+   a client request switches on at run time sets its bit and has every
+   translation made again (cp_instrument_need). */
+static UInt need;
 
 static Bool   have_exe_id;
 static ULong  exe_dev, exe_ino;
@@ -70,6 +77,10 @@ void cp_instrument_init(void)
       exe_ino = st.ino;
    }
    cp_ignore_stack = cp_clo.ignore_stack;
+   cp_load_extras = cp_clo.time_slice != 0 || cp_clo.first_read;
+   if (!cp_clo.collect_atstart || cp_clo.n_collect_in) need |= CP_NEED_COLLECT;
+   if (cp_clo.separate_callers) need |= CP_NEED_REDIRECT;
+   if (cp_clo.time_slice) need |= CP_NEED_SLICES;
    /* One guest basic block per superblock: VEX's chasing across conditional
       branches would count the instructions of the arm not taken. */
    VG_(clo_vex_control).guest_chase = False;
@@ -249,30 +260,72 @@ static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
                 mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size)), guard);
 }
 
-/* *(addr + off) += n, inline. */
-static void emit_add64(IRSB* sb, IRExpr* addr, Int off, ULong n)
+/* *(addr + off) += inc (an I64 atom), inline. */
+static void emit_add64(IRSB* sb, IRExpr* addr, Int off, IRExpr* inc)
 {
-   if (n == 0) return;
    IRExpr* a = off ? assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr,
                                            IRExpr_Const(IRConst_U64((ULong)off))))
                    : addr;
    IRExpr* old = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, a));
-   IRExpr* sum = assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, old,
-                                                  IRExpr_Const(IRConst_U64(n))));
+   IRExpr* sum = assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, old, inc));
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, a, sum));
 }
 
+static IRExpr* load64(IRSB* sb, void* p)
+{
+   return assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p)));
+}
+
+
+void cp_instrument_need(UInt what)
+{
+   if ((need & what) == what) return;
+   need |= what;
+   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "commprof");
+}
+
 /* Count n instructions, of which mem access memory, for node (or for the
-   innermost node frame when node is NULL), and n on the global clock. */
+   innermost node frame when node is NULL), and n on the global clock.  With
+   CP_NEED_COLLECT the counts are masked with cp_collect_mask; with
+   CP_NEED_REDIRECT the code of a node function goes to cp_redirect_node when
+   that applies to it (code regions, caller contexts); with CP_NEED_SLICES a
+   slice that has ended is closed. */
 static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
 {
    if (n == 0) return;
-   IRExpr* base = node ? mkIRExpr_HWord((HWord)node)
-                       : assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                          mkIRExpr_HWord((HWord)&cp_cur_node)));
-   emit_add64(sb, base, offsetof(CpNode, instrs), n);
-   emit_add64(sb, base, offsetof(CpNode, mem_instrs), mem);
-   emit_add64(sb, mkIRExpr_HWord((HWord)&cp_clock), 0, n);
+   IRExpr* nn = IRExpr_Const(IRConst_U64(n));
+   IRExpr* mm = IRExpr_Const(IRConst_U64(mem));
+   if (need & CP_NEED_COLLECT) {
+      IRExpr* mask = load64(sb, &cp_collect_mask);
+      nn = assign(sb, Ity_I64, IRExpr_Binop(Iop_And64, mask, nn));
+      mm = assign(sb, Ity_I64, IRExpr_Binop(Iop_And64, mask, mm));
+   }
+   IRExpr* base;
+   if (node && (need & CP_NEED_REDIRECT)) {
+      IRExpr* me = mkIRExpr_HWord((HWord)node);
+      IRExpr* r  = load64(sb, &cp_redirect_node);
+      IRExpr* f  = load64(sb, &cp_redirect_fn);
+      IRExpr* zero = IRExpr_Const(IRConst_U64(0));
+      IRExpr* r_set = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, r, zero));
+      IRExpr* f_any = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, f, zero));
+      IRExpr* f_me  = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, f, me));
+      IRExpr* f_ok  = assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, f_any, f_me));
+      IRExpr* use   = assign(sb, Ity_I1, IRExpr_Binop(Iop_And1, r_set, f_ok));
+      base = assign(sb, Ity_I64, IRExpr_ITE(use, r, me));
+   } else if (node) {
+      base = mkIRExpr_HWord((HWord)node);
+   } else {
+      base = load64(sb, &cp_cur_node);
+   }
+   emit_add64(sb, base, offsetof(CpNode, instrs), nn);
+   if (mem) emit_add64(sb, base, offsetof(CpNode, mem_instrs), mm);
+   emit_add64(sb, mkIRExpr_HWord((HWord)&cp_clock), 0, nn);
+   if (need & CP_NEED_SLICES) {
+      IRExpr* clk = load64(sb, &cp_clock);
+      IRExpr* end = load64(sb, &cp_slice_end);
+      IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, end, clk));
+      add_dirty(sb, 0, "cp_timeline_close_slices", cp_timeline_close_slices, mkIRExprVec_0(), g);
+   }
 }
 
 /* Pop the frames whose sp is below limit (an atom), checking inline first. */

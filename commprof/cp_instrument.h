@@ -6,6 +6,13 @@
 #include "pub_tool_tooliface.h"
 
 void  cp_instrument_init(void);
+
+/* Features the generated code must support; see cp_instrument_need. */
+#define CP_NEED_COLLECT  1u   /* collection switched on and off */
+#define CP_NEED_REDIRECT 2u   /* code regions or caller contexts */
+#define CP_NEED_SLICES   4u   /* time slices */
+/* Make every translation support these from now on. */
+void  cp_instrument_need(UInt what);
 IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                     const VexGuestLayout* layout, const VexGuestExtents* vge,
                     const VexArchInfo* archinfo_host,

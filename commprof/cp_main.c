@@ -25,8 +25,14 @@
 #include "cp_events.h"
 #include "cp_output.h"
 #include "cp_objects.h"
+#include "cp_timeline.h"
+#include "cp_firstread.h"
 #include "pub_tool_aspacemgr.h"
 #include "commprof.h"
+#include "cp_events.h"
+#include "cp_instrument.h"
+#include "cp_callstack.h"
+#include "pub_tool_gdbserver.h"
 
 /* Zeroed memory for shadow chunks, straight from the address-space manager
    (page-granular, returned to the system when freed). */
@@ -52,6 +58,8 @@ static void cp_post_clo_init(void)
    cp_threads_nodes_ready();
    cp_heap_init();
    if (cp_clo.objects) cp_objects_init();
+   cp_timeline_init();
+   cp_firstread_init();
    cp_events_init();
    cp_instrument_init();
 }
@@ -80,19 +88,72 @@ static void cp_fini(Int exitcode)
    }
 }
 
+/* vgdb monitor commands: "help", "dump". */
+static Bool monitor_command(const HChar* cmd)
+{
+   while (*cmd == ' ') cmd++;
+   if (VG_(strncmp)(cmd, "dump", 4) == 0 && (cmd[4] == 0 || cmd[4] == ' ')) {
+      cp_output_write_all("request");
+      VG_(gdb_printf)("commprof: profile written\n");
+      return True;
+   }
+   if (VG_(strcmp)(cmd, "help") == 0) {
+      VG_(gdb_printf)("commprof monitor commands:\n"
+                      "  dump    write the profile files now\n");
+      return True;
+   }
+   return False;
+}
+
 static Bool cp_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 {
+   HChar name[256];
+   if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
+      if (!cp_copy_client_string(arg[1], name, sizeof(name))) return False;
+      *ret = monitor_command(name);
+      return (Bool)*ret;
+   }
    if (!VG_IS_TOOL_USERREQ('C', 'P', arg[0])) return False;
+   *ret = 0;
    switch (arg[0]) {
    case VG_USERREQ__COMMPROF_DUMP_PROFILE:
       cp_output_write_all("request");
-      *ret = 0;
-      return True;
+      break;
+   case VG_USERREQ__COMMPROF_START:
+   case VG_USERREQ__COMMPROF_STOP:
+      cp_instrument_need(CP_NEED_COLLECT);
+      cp_collect_set(arg[0] == VG_USERREQ__COMMPROF_START);
+      break;
+   case VG_USERREQ__COMMPROF_REGION_BEGIN:
+   case VG_USERREQ__COMMPROF_REGION_END:
+      if (!cp_copy_client_string(arg[1], name, sizeof(name)) || name[0] == 0) {
+         VG_(umsg)("commprof: a code region needs a name: request ignored\n");
+         break;
+      }
+      cp_instrument_need(CP_NEED_REDIRECT);
+      if (arg[0] == VG_USERREQ__COMMPROF_REGION_BEGIN) cp_region_begin(tid, name);
+      else cp_region_end(tid, name);
+      break;
+   case VG_USERREQ__COMMPROF_PHASE:
+      if (!cp_copy_client_string(arg[1], name, sizeof(name))) name[0] = 0;
+      cp_phase_begin(name);
+      break;
+   case VG_USERREQ__COMMPROF_NAME_OBJECT:
+      if (!cp_clo.objects) break;
+      if (!cp_copy_client_string(arg[3], name, sizeof(name)) || name[0] == 0) {
+         VG_(umsg)("commprof: COMMPROF_NAME_OBJECT needs a name: request ignored\n");
+         break;
+      }
+      cp_objects_name_range((Addr)arg[1], (SizeT)arg[2], name);
+      break;
+   case VG_USERREQ__COMMPROF_RUNNING:
+      *ret = 1;
+      break;
    default:
       VG_(message)(Vg_UserMsg, "commprof: unknown client request 0x%lx ignored\n", arg[0]);
-      *ret = 0;
-      return True;
+      break;
    }
+   return True;
 }
 
 static void cp_pre_clo_init(void)

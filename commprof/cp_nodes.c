@@ -5,6 +5,8 @@
 #include "cp_callstack.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_vkiscnums.h"
+#include "pub_tool_seqmatch.h"
+#include "cp_options.h"
 
 CpNode** cp_nodes;
 UInt     cp_n_nodes;
@@ -13,6 +15,11 @@ static UInt nodes_cap;
 CpCtx* cp_ctxs;
 UInt   cp_n_ctxs;
 static UInt ctxs_cap;
+
+CpPhase* cp_phases;
+UInt     cp_n_phases;
+UInt     cp_cur_phase;
+static UInt phases_cap;
 
 /* function nodes by entry address */
 typedef struct FnEnt { struct FnEnt* next; UWord key; CpNode* node; } FnEnt;
@@ -38,6 +45,10 @@ static CpNode* new_node(UInt kind, const HChar* name, const HChar* object,
    n->file   = VG_(strdup)("cp.nodes.file", file ? file : "");
    n->dir    = VG_(strdup)("cp.nodes.dir", dir ? dir : "");
    n->line   = line;
+   n->base   = n->id;
+   if (kind == CP_KIND_FUNCTION)
+      for (UInt i = 0; i < cp_clo.n_collect_in; i++)
+         if (VG_(string_match)(cp_clo.collect_in[i], name)) n->collect_in = True;
    cp_nodes[cp_n_nodes++] = n;
    cp_threads_node_added(cp_n_nodes);
    return n;
@@ -54,6 +65,12 @@ void cp_nodes_init(void)
    tl_assert(cp_n_nodes == CP_NODE_N_FIXED);
    /* context 0 is (unwritten) of no thread */
    cp_ctx_new(CP_NODE_UNWRITTEN, 0);
+   phases_cap = 16;
+   cp_phases = VG_(malloc)("cp.phases", phases_cap * sizeof(CpPhase));
+   cp_phases[0].name = VG_(strdup)("cp.phases.name", "(start)");
+   cp_phases[0].start = 0;
+   cp_n_phases = 1;
+   cp_cur_phase = 0;
 }
 
 CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
@@ -105,6 +122,7 @@ void cp_nodes_reset_counters(void)
    for (UInt i = 0; i < cp_n_nodes; i++) {
       CpNode* n = cp_nodes[i];
       n->instrs = n->mem_instrs = n->calls = n->bytes_read = n->bytes_written = 0;
+      n->comm_in = 0;
       n->loads = n->stores = n->stack_loads = n->stack_stores = 0;
       n->stack_bytes_read = n->stack_bytes_written = 0;
       n->heap_bytes_read = n->heap_bytes_written = 0;
@@ -120,5 +138,79 @@ UInt cp_ctx_new(UInt node, UInt thread)
    }
    cp_ctxs[cp_n_ctxs].node = node;
    cp_ctxs[cp_n_ctxs].thread = thread;
+   cp_ctxs[cp_n_ctxs].phase = cp_cur_phase;
    return cp_n_ctxs++;
+}
+
+/* ---- regions and caller contexts ---- */
+
+typedef struct NameEnt { struct NameEnt* next; UWord key; UInt node; } NameEnt;
+static VgHashTable* regions_by_name;
+static VgHashTable* contexts;
+
+static UWord str_hash(const HChar* s)
+{
+   UWord h = 5381;
+   while (*s) h = h * 33 + (UChar)*s++;
+   return h;
+}
+
+CpNode* cp_node_region(const HChar* name)
+{
+   if (!regions_by_name) regions_by_name = VG_(HT_construct)("cp.nodes.regions");
+   UWord h = str_hash(name);
+   for (NameEnt* e = VG_(HT_lookup)(regions_by_name, h); e; e = e->next)
+      if (e->key == h && VG_(strcmp)(cp_nodes[e->node]->name, name) == 0) return cp_nodes[e->node];
+   CpNode* n = new_node(CP_KIND_REGION, name, "", "", "", 0, 0);
+   NameEnt* e = VG_(malloc)("cp.nodes.regent", sizeof(NameEnt));
+   e->key = h;
+   e->node = n->id;
+   VG_(HT_add_node)(regions_by_name, e);
+   return n;
+}
+
+CpNode* cp_node_context(CpNode* fn, const UInt* callers, UInt k)
+{
+   if (!contexts) contexts = VG_(HT_construct)("cp.nodes.contexts");
+   UWord h = fn->id * 0x9E3779B97F4A7C15ULL + k;
+   for (UInt i = 0; i < k; i++) h = h * 31 + callers[i] + 1;
+   for (NameEnt* e = VG_(HT_lookup)(contexts, h); e; e = e->next) {
+      const CpNode* c = cp_nodes[e->node];
+      if (e->key != h || c->base != fn->id || c->n_callers != k) continue;
+      UInt i;
+      for (i = 0; i < k && c->callers[i] == callers[i]; i++) ;
+      if (i == k) return cp_nodes[e->node];
+   }
+   /* named as callgrind does: fn'caller'caller's caller */
+   SizeT len = VG_(strlen)(fn->name) + 1;
+   for (UInt i = 0; i < k; i++) len += VG_(strlen)(cp_nodes[callers[i]]->name) + 1;
+   HChar* name = VG_(malloc)("cp.nodes.ctxname", len);
+   SizeT off = VG_(sprintf)(name, "%s", fn->name);
+   for (UInt i = 0; i < k; i++) off += VG_(sprintf)(name + off, "'%s", cp_nodes[callers[i]]->name);
+   CpNode* n = new_node(CP_KIND_FUNCTION, name, fn->object, fn->file, fn->dir, fn->line, fn->entry);
+   VG_(free)(name);
+   n->base = fn->id;
+   n->collect_in = fn->collect_in;
+   n->n_callers = k;
+   n->callers = VG_(malloc)("cp.nodes.callers", (k ? k : 1) * sizeof(UInt));
+   for (UInt i = 0; i < k; i++) n->callers[i] = callers[i];
+   NameEnt* e = VG_(malloc)("cp.nodes.ctxent", sizeof(NameEnt));
+   e->key = h;
+   e->node = n->id;
+   VG_(HT_add_node)(contexts, e);
+   return n;
+}
+
+/* ---- phases ---- */
+
+void cp_phase_begin(const HChar* name)
+{
+   if (cp_n_phases == phases_cap) {
+      phases_cap *= 2;
+      cp_phases = VG_(realloc)("cp.phases", cp_phases, phases_cap * sizeof(CpPhase));
+   }
+   cp_phases[cp_n_phases].name = VG_(strdup)("cp.phases.name", name);
+   cp_phases[cp_n_phases].start = cp_clock;
+   cp_cur_phase = cp_n_phases++;
+   cp_threads_new_phase();
 }

@@ -9,7 +9,7 @@
 
 #include "pub_tool_basics.h"
 
-typedef enum { CP_KIND_FUNCTION = 0, CP_KIND_SPECIAL = 1 } CpNodeKind;
+typedef enum { CP_KIND_FUNCTION = 0, CP_KIND_SPECIAL = 1, CP_KIND_REGION = 2 } CpNodeKind;
 
 typedef struct CpNode {
    ULong  instrs;          /* instructions charged (generated code adds to it) */
@@ -30,6 +30,12 @@ typedef struct CpNode {
    HChar* file;            /* source file of the entry, "" if unknown */
    HChar* dir;             /* its directory, "" if unknown */
    UInt   line;            /* source line of the entry, 0 if unknown */
+   UInt   base;            /* with --separate-callers: the function this is a
+                              caller context of; else the node itself */
+   UInt*  callers;         /* that context: the calling functions, innermost first */
+   UInt   n_callers;
+   Bool   collect_in;      /* a --collect-in function */
+   ULong  comm_in;         /* bytes consumed from other nodes (with --time-slice) */
 } CpNode;
 
 /* Fixed special nodes; syscall nodes are made on demand. */
@@ -51,6 +57,10 @@ CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
                          const HChar* file, const HChar* dir, UInt line);
 /* The special node "(syscall NAME)" for system call sysno. */
 UInt    cp_node_syscall(Word sysno);
+/* The code region named name (client requests), made if absent. */
+CpNode* cp_node_region(const HChar* name);
+/* Function fn called from the functions callers[0..n) (innermost first). */
+CpNode* cp_node_context(CpNode* fn, const UInt* callers, UInt n);
 /* Zero every node's counters (a forked child starts afresh). */
 void    cp_nodes_reset_counters(void);
 
@@ -58,7 +68,15 @@ void    cp_nodes_reset_counters(void);
 typedef struct {
    UInt node;
    UInt thread;            /* thread index (creation order, 1 = main), 0 for (unwritten) */
+   UInt phase;             /* phase (COMMPROF_PHASE) current when the context was made */
 } CpCtx;
+
+/* Phases: 0 until the first COMMPROF_PHASE, then 1, 2, ... */
+typedef struct { HChar* name; ULong start; } CpPhase;
+extern CpPhase* cp_phases;
+extern UInt     cp_n_phases;     /* phases so far (>= 1) */
+extern UInt     cp_cur_phase;
+void cp_phase_begin(const HChar* name);
 
 extern CpCtx* cp_ctxs;           /* by context id */
 extern UInt   cp_n_ctxs;

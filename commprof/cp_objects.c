@@ -56,6 +56,14 @@ static Addr      exe_lo, exe_hi;      /* span of its data sections */
 static UInt*     sym_inst;            /* by symbol index: instance + 1, 0 = none yet */
 static UInt*     sect_obj;            /* by section index: object id + 1, 0 = none yet */
 
+/* ---- ranges named by COMMPROF_NAME_OBJECT, by address ---- */
+
+typedef struct { Addr lo, hi; UInt inst; } Named;
+static Named* named;
+static UInt   n_named, named_cap;
+static Addr   named_lo, named_hi;   /* span of all named ranges */
+static void   unname(Addr lo, Addr hi);
+
 /* ---- allocation paths ---- */
 
 /* One interned path: the key is the sequence of frame ids. */
@@ -297,6 +305,7 @@ void cp_objects_block_free(UInt inst)
                                              written_by_program, NULL);
    o->live_bytes -= in->size;
    if (in->size) cp_shadow_set_range(blockmap, in->base, in->size, 0);
+   if (n_named) unname(in->base, in->base + in->size);
    if (in->prod_bits) VG_(free)(in->prod_bits);
    in->prod_bits = NULL;
    in->live = False;
@@ -323,6 +332,7 @@ void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size)
    }
    in->base = new_p;
    in->size = new_size;
+   o->size = new_size;
    if (new_size) cp_shadow_set_range(blockmap, new_p, new_size, inst + 1);
 }
 
@@ -336,6 +346,7 @@ void cp_objects_block_shrink(UInt inst, SizeT new_size)
    cp_shadow_set_range(blockmap, in->base + new_size, in->size - new_size, 0);
    o->live_bytes -= in->size - new_size;
    in->size = new_size;
+   o->size = new_size;
    if (new_size) cp_shadow_set_range(blockmap, in->base, new_size, inst + 1);
 }
 
@@ -370,12 +381,81 @@ void cp_objects_thread_gone(Addr lo, Addr hi)
    if (cp_clo.objects && hi > lo) cp_shadow_set_range(blockmap, lo, hi - lo, 0);
 }
 
+/* --------------------------- named ranges ----------------------------- */
+
+static void named_span(void)
+{
+   named_lo = (Addr)-1;
+   named_hi = 0;
+   for (UInt i = 0; i < n_named; i++) {
+      if (named[i].lo < named_lo) named_lo = named[i].lo;
+      if (named[i].hi > named_hi) named_hi = named[i].hi;
+   }
+}
+
+/* Forget the named ranges that overlap [lo, hi). */
+static void unname(Addr lo, Addr hi)
+{
+   UInt k = 0;
+   for (UInt i = 0; i < n_named; i++) {
+      if (named[i].lo < hi && lo < named[i].hi) {
+         insts[named[i].inst].live = False;
+         continue;
+      }
+      named[k++] = named[i];
+   }
+   if (k != n_named) {
+      n_named = k;
+      named_span();
+   }
+}
+
+void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
+{
+   if (size == 0 || a + size < a) return;
+   unname(a, a + size);
+   /* one object per name: naming a new buffer of that name adds a block */
+   CpObject* o = NULL;
+   for (UInt i = 0; i < cp_n_objects && !o; i++)
+      if (cp_objects[i]->kind == CP_OBJ_NAMED && VG_(strcmp)(cp_objects[i]->name, name) == 0)
+         o = cp_objects[i];
+   if (!o) o = new_object(CP_OBJ_NAMED, name);
+   o->addr = a;
+   o->size = size;
+   o->blocks++;
+   o->total_bytes += size;
+   if (n_named == named_cap) {
+      named_cap = named_cap ? named_cap * 2 : 16;
+      named = VG_(realloc)("cp.obj.named", named, named_cap * sizeof(Named));
+   }
+   UInt i = n_named++;
+   while (i > 0 && named[i - 1].lo > a) { named[i] = named[i - 1]; i--; }
+   named[i].lo = a;
+   named[i].hi = a + size;
+   named[i].inst = new_instance(o->id, a, size);
+   named_span();
+}
+
+static const Named* named_at(Addr a)
+{
+   UInt lo = 0, hi = n_named;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (named[mid].lo <= a) lo = mid + 1; else hi = mid;
+   }
+   return (lo > 0 && a < named[lo - 1].hi) ? &named[lo - 1] : NULL;
+}
+
 /* --------------------------- the access path ------------------------- */
 
 /* Object (and instance + 1, or 0) holding a; False if none. */
 static Bool object_at(Addr a, UInt* obj, UInt* inst1)
 {
    *inst1 = 0;
+   if (n_named && a - named_lo < named_hi - named_lo) {
+      const Named* nm = named_at(a);
+      if (nm) { *inst1 = nm->inst + 1; *obj = insts[nm->inst].obj; return True; }
+   }
    if (a - exe_lo < exe_hi - exe_lo && have_exe_syms) {
       Int so;
       UInt i1 = static_at(a, &so);

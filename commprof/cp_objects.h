@@ -14,7 +14,7 @@
 #include "cp_nodes.h"
 #include "cp_edges.h"
 
-typedef enum { CP_OBJ_HEAP = 0, CP_OBJ_STATIC, CP_OBJ_SECTION, CP_OBJ_STACK } CpObjKind;
+typedef enum { CP_OBJ_HEAP = 0, CP_OBJ_STATIC, CP_OBJ_SECTION, CP_OBJ_STACK, CP_OBJ_NAMED } CpObjKind;
 
 typedef struct {
    HChar* fn;          /* function, "???" if unknown */
@@ -61,6 +61,9 @@ UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size);
 void cp_objects_block_free(UInt inst);
 void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size);
 void cp_objects_block_shrink(UInt inst, SizeT new_size);
+
+/* COMMPROF_NAME_OBJECT: [a, a+size) is the object named name. */
+void cp_objects_name_range(Addr a, SizeT size, const HChar* name);
 
 /* Thread stacks. */
 void cp_objects_thread_stack(UInt thread_index, Addr lo, Addr hi);

@@ -22,6 +22,11 @@ void cp_options_init(void)
    cp_clo.summary_edges = 10;
    cp_clo.objects       = False;
    cp_clo.alloc_depth   = 8;
+   cp_clo.collect_atstart = True;
+   cp_clo.separate_callers = 0;
+   cp_clo.time_slice    = 0;
+   cp_clo.phase_threshold = 1;
+   cp_clo.first_read    = False;
 }
 
 __attribute__((noreturn))
@@ -170,6 +175,25 @@ Bool cp_process_cmd_line_option(const HChar* arg)
       add_patterns(arg, &cp_clo.obj_include, &cp_clo.n_obj_include, v);
    } else if ((v = opt_value(arg, "--object-exclude"))) {
       add_patterns(arg, &cp_clo.obj_exclude, &cp_clo.n_obj_exclude, v);
+   } else if ((v = opt_value(arg, "--collect-atstart"))) {
+      cp_clo.collect_atstart = parse_bool(arg, v);
+   } else if ((v = opt_value(arg, "--collect-in"))) {
+      add_patterns(arg, &cp_clo.collect_in, &cp_clo.n_collect_in, v);
+   } else if ((v = opt_value(arg, "--separate-callers"))) {
+      cp_clo.separate_callers = parse_uint(arg, v, 0, CP_MAX_SEPARATE_CALLERS,
+                                           "accepted values are whole numbers from 0 to 16");
+   } else if ((v = opt_value(arg, "--time-slice"))) {
+      cp_clo.time_slice = parse_uint(arg, v, 0, 2000000000,
+                                     "accepted values are 0 (off) or instructions per slice,"
+                                     " from 1000 to 2000000000");
+      if (cp_clo.time_slice != 0 && cp_clo.time_slice < 1000)
+         bad_option(arg, "accepted values are 0 (off) or instructions per slice,"
+                         " from 1000 to 2000000000");
+   } else if ((v = opt_value(arg, "--phase-threshold"))) {
+      cp_clo.phase_threshold = parse_uint(arg, v, 1, 100,
+                                          "accepted values are whole numbers from 1 to 100 (percent)");
+   } else if ((v = opt_value(arg, "--first-read"))) {
+      cp_clo.first_read = parse_bool(arg, v);
    } else {
       return False;
    }
@@ -209,6 +233,21 @@ void cp_print_usage(void)
 "    --alloc-depth=<n>           calls on a heap object's allocation path [8]\n"
 "    --object-include=<pat>,...  report only objects whose name matches\n"
 "    --object-exclude=<pat>,...  do not report objects whose name matches\n"
+"    --collect-atstart=yes|no    collect from the start, or only after a\n"
+"                                COMMPROF_START() request [yes]\n"
+"    --collect-in=<pat>,...      collect only while a function whose name\n"
+"                                matches is on the thread's call stack\n"
+"    --separate-callers=<n>      split functions by their last n callers [0]\n"
+"    --time-slice=<n>            per-function bytes and instructions for\n"
+"                                every n instructions, and the phases found\n"
+"                                in them; 0 is off [0]\n"
+"    --phase-threshold=<pct>     with --time-slice: a function is active in a\n"
+"                                slice if it executed at least pct percent of\n"
+"                                the slice's instructions [1]\n"
+"    --first-read=no|yes         count, per edge, the bytes read for the first\n"
+"                                time by the consumer since they were written\n"
+"                                (costs 4 bytes per byte written and 4 per\n"
+"                                byte read by each function) [no]\n"
 "    --summary-edges=<n>         edges listed in the summary at exit [10]\n"
    );
 }
@@ -231,7 +270,8 @@ static void join(HChar* value, SizeT value_sz, HChar** list, UInt n)
 static const HChar* const option_names[] = {
    "commprof-out-file", "commprof-xml-file", "commprof-dot-file", "nodes", "node-objs",
    "fn-include", "fn-exclude", "ignore-stack", "granularity", "objects", "alloc-depth",
-   "object-include", "object-exclude", "summary-edges"
+   "object-include", "object-exclude", "summary-edges", "collect-atstart", "collect-in",
+   "separate-callers", "time-slice", "first-read", "phase-threshold"
 };
 
 UInt cp_options_count(void)
@@ -258,6 +298,12 @@ void cp_option_at(UInt i, const HChar** name, HChar* value, SizeT value_sz)
    case 11: join(value, value_sz, cp_clo.obj_include, cp_clo.n_obj_include); break;
    case 12: join(value, value_sz, cp_clo.obj_exclude, cp_clo.n_obj_exclude); break;
    case 13: VG_(snprintf)(value, value_sz, "%u", cp_clo.summary_edges); break;
+   case 14: VG_(snprintf)(value, value_sz, "%s", cp_clo.collect_atstart ? "yes" : "no"); break;
+   case 15: join(value, value_sz, cp_clo.collect_in, cp_clo.n_collect_in); break;
+   case 16: VG_(snprintf)(value, value_sz, "%u", cp_clo.separate_callers); break;
+   case 17: VG_(snprintf)(value, value_sz, "%llu", cp_clo.time_slice); break;
+   case 18: VG_(snprintf)(value, value_sz, "%s", cp_clo.first_read ? "yes" : "no"); break;
+   case 19: VG_(snprintf)(value, value_sz, "%u", cp_clo.phase_threshold); break;
    default: break;
    }
 }

@@ -7,6 +7,7 @@
 typedef enum { CP_NODES_MAIN, CP_NODES_ALL } CpNodesMode;
 
 #define CP_MAX_ALLOC_DEPTH 50
+#define CP_MAX_SEPARATE_CALLERS 16
 
 typedef struct {
    const HChar* out_file;       /* --commprof-out-file, "none" = do not write */
@@ -29,6 +30,13 @@ typedef struct {
    UInt         n_fn_include;
    HChar**      fn_exclude;     /* --fn-exclude patterns (and --fn-exclude-file) */
    UInt         n_fn_exclude;
+   Bool         collect_atstart;   /* --collect-atstart */
+   HChar**      collect_in;     /* --collect-in patterns */
+   UInt         n_collect_in;
+   UInt         separate_callers;  /* --separate-callers */
+   ULong        time_slice;     /* --time-slice: instructions per slice, 0 = off */
+   UInt         phase_threshold;   /* --phase-threshold: percent of a slice's instructions */
+   Bool         first_read;     /* --first-read */
 } CpOptions;
 
 extern CpOptions cp_clo;

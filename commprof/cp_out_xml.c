@@ -24,7 +24,8 @@ static void attr(CpOut* o, const HChar* name, const HChar* value)
    cp_out_puts(o, "\"");
 }
 
-static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack" };
+static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named" };
+static const HChar* const node_kinds[] = { "function", "special", "region" };
 
 /* part / whole as a percentage with one decimal */
 static void pct_attr(CpOut* o, const HChar* name, ULong part, ULong whole)
@@ -83,6 +84,54 @@ static void write_objects(CpOut* o, const CpReport* r)
    cp_out_puts(o, "  </object-flows>\n");
 }
 
+static void write_phases(CpOut* o, const CpReport* r)
+{
+   cp_out_puts(o, "  <phases>\n");
+   for (UInt i = 0; i < cp_n_phases; i++) {
+      cp_out_printf(o, "    <phase id=\"%u\"", i);
+      attr(o, "name", cp_phases[i].name);
+      cp_out_printf(o, " start=\"%llu\"/>\n", cp_phases[i].start);
+   }
+   cp_out_puts(o, "  </phases>\n");
+   cp_out_puts(o, "  <phase-edges>\n");
+   for (UInt i = 0; i < r->n_phase_edges; i++) {
+      const CpPhaseEdge* e = &r->phase_edges[i];
+      cp_out_printf(o, "    <edge producer=\"%u\" producer-phase=\"%u\" consumer=\"%u\""
+                       " consumer-phase=\"%u\" bytes=\"%llu\" unma=\"%llu\"/>\n",
+                    e->producer, e->pphase, e->consumer, e->cphase, e->bytes, e->unma);
+   }
+   cp_out_puts(o, "  </phase-edges>\n");
+}
+
+/* One <slice> per slice with records: d lists "node:instructions,bytes
+   read,bytes written,bytes consumed from other functions" for every function
+   that did something, space-separated (about 30 bytes per function). */
+static void write_slices(CpOut* o, const CpReport* r)
+{
+   const CpSliceRec* s = r->slices;
+   cp_out_printf(o, "  <time-slices size=\"%llu\">\n", cp_clo.time_slice);
+   for (UInt i = 0; i < r->n_slices; ) {
+      cp_out_printf(o, "    <slice i=\"%u\" d=\"", s[i].slice);
+      UInt j = i;
+      for (; j < r->n_slices && s[j].slice == s[i].slice; j++)
+         cp_out_printf(o, "%s%u:%llu,%llu,%llu,%llu", j > i ? " " : "", s[j].node,
+                       s[j].instrs, s[j].bytes_read, s[j].bytes_written, s[j].comm_in);
+      cp_out_puts(o, "\"/>\n");
+      i = j;
+   }
+   cp_out_puts(o, "  </time-slices>\n");
+   cp_out_printf(o, "  <detected-phases threshold=\"%u\">\n", cp_clo.phase_threshold);
+   for (UInt i = 0; i < r->n_spans; i++) {
+      const CpSpan* sp = &r->spans[i];
+      cp_out_printf(o, "    <span first-slice=\"%u\" last-slice=\"%u\" functions=\"", sp->first, sp->last);
+      for (UInt k = 0; k < sp->n_nodes; k++) cp_out_printf(o, "%s%u", k ? " " : "", sp->nodes[k]);
+      cp_out_printf(o, "\" instructions=\"%llu\" bytes-read=\"%llu\" bytes-written=\"%llu\""
+                       " in-bytes=\"%llu\"/>\n",
+                    sp->instrs, sp->bytes_read, sp->bytes_written, sp->comm_in);
+   }
+   cp_out_puts(o, "  </detected-phases>\n");
+}
+
 Bool cp_write_xml(const HChar* name, const CpReport* r)
 {
    CpOut* o = cp_out_open(name);
@@ -126,8 +175,7 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
    for (UInt i = 0; i < r->n_nodes; i++) {
       if (!r->active[i]) continue;
       const CpNode* n = cp_nodes[i];
-      cp_out_printf(o, "    <function id=\"%u\" kind=\"%s\"", n->id,
-                    n->kind == CP_KIND_FUNCTION ? "function" : "special");
+      cp_out_printf(o, "    <function id=\"%u\" kind=\"%s\"", n->id, node_kinds[n->kind]);
       attr(o, "name", n->name);
       attr(o, "object", n->object);
       attr(o, "file", n->file);
@@ -144,6 +192,12 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
                        " stack-bytes-read=\"%llu\" stack-bytes-written=\"%llu\"",
                     n->mem_instrs, n->loads, n->stores, n->stack_loads, n->stack_stores,
                     n->stack_bytes_read, n->stack_bytes_written);
+      if (n->base != n->id) {
+         cp_out_printf(o, " base=\"%u\" callers=\"", n->base);
+         for (UInt k = 0; k < n->n_callers; k++)
+            cp_out_printf(o, "%s%u", k ? " " : "", n->callers[k]);
+         cp_out_puts(o, "\"");
+      }
       if (cp_clo.objects)
          cp_out_printf(o, " heap-bytes-read=\"%llu\" heap-bytes-written=\"%llu\""
                           " global-bytes-read=\"%llu\" global-bytes-written=\"%llu\"",
@@ -157,8 +211,10 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
    for (UInt i = 0; i < r->n_edges; i++) {
       const CpNodeEdge* e = &r->edges[i];
       cp_out_printf(o, "    <edge producer=\"%u\" consumer=\"%u\" bytes=\"%llu\""
-                       " unma=\"%llu\" accesses=\"%llu\"/>\n",
+                       " unma=\"%llu\" accesses=\"%llu\"",
                     e->producer, e->consumer, e->bytes, e->unma, e->accesses);
+      if (cp_clo.first_read) cp_out_printf(o, " first-read=\"%llu\"", e->first_read);
+      cp_out_puts(o, "/>\n");
    }
    cp_out_puts(o, "  </edges>\n");
 
@@ -191,6 +247,8 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
    }
    cp_out_puts(o, "  </thread-edges>\n");
    if (cp_clo.objects) write_objects(o, r);
+   if (cp_n_phases > 1) write_phases(o, r);
+   if (cp_clo.time_slice) write_slices(o, r);
    cp_out_puts(o, "</commprof>\n");
    return cp_out_close(o);
 }

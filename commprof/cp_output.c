@@ -441,6 +441,102 @@ static void build_flows(CpReport* r)
    VG_(free)(v);
 }
 
+static Int cmp_by_phase_pair(const void* a, const void* b)
+{
+   const CpEdge* x = *(const CpEdge* const*)a;
+   const CpEdge* y = *(const CpEdge* const*)b;
+   const CpCtx* xp = &cp_ctxs[cp_edge_producer(x)];
+   const CpCtx* yp = &cp_ctxs[cp_edge_producer(y)];
+   const CpCtx* xc = &cp_ctxs[cp_edge_consumer(x)];
+   const CpCtx* yc = &cp_ctxs[cp_edge_consumer(y)];
+   UInt xs[4] = { xp->node, xc->node, xp->phase, xc->phase };
+   UInt ys[4] = { yp->node, yc->node, yp->phase, yc->phase };
+   for (UInt i = 0; i < 4; i++)
+      if (xs[i] != ys[i]) return xs[i] < ys[i] ? -1 : 1;
+   return 0;
+}
+
+static Int cmp_phase_edges(const void* a, const void* b)
+{
+   const CpPhaseEdge* x = a;
+   const CpPhaseEdge* y = b;
+   if (x->pphase != y->pphase) return x->pphase < y->pphase ? -1 : 1;
+   if (x->cphase != y->cphase) return x->cphase < y->cphase ? -1 : 1;
+   if (x->bytes != y->bytes) return x->bytes > y->bytes ? -1 : 1;
+   if (x->producer != y->producer) return x->producer < y->producer ? -1 : 1;
+   return x->consumer < y->consumer ? -1 : x->consumer > y->consumer ? 1 : 0;
+}
+
+/* Edges by (phase written, phase read): all cross-function ones, and the
+   self ones that cross phases. */
+static void build_phase_edges(CpReport* r, CpEdge** v, UInt nv)
+{
+   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_phase_pair);
+   r->phase_edges = VG_(malloc)("cp.rep.pe", (nv ? nv : 1) * sizeof(CpPhaseEdge));
+   r->n_phase_edges = 0;
+   for (UInt i = 0; i < nv; ) {
+      UInt j = i;
+      ULong bytes = 0;
+      while (j < nv && cmp_by_phase_pair(&v[i], &v[j]) == 0) bytes += v[j++]->bytes;
+      const CpCtx* p = &cp_ctxs[cp_edge_producer(v[i])];
+      const CpCtx* c = &cp_ctxs[cp_edge_consumer(v[i])];
+      if (p->node != c->node || p->phase != c->phase) {
+         CpPhaseEdge* e = &r->phase_edges[r->n_phase_edges++];
+         e->producer = p->node;
+         e->consumer = c->node;
+         e->pphase = p->phase;
+         e->cphase = c->phase;
+         e->bytes = bytes;
+         e->unma = union_count(v, i, j);
+         r->active[p->node] = r->active[c->node] = True;
+      }
+      i = j;
+   }
+   VG_(ssort)(r->phase_edges, r->n_phase_edges, sizeof(CpPhaseEdge), cmp_phase_edges);
+}
+
+/* The phases of a time-sliced run: maximal runs of consecutive slices in
+   which the same functions are active, a function being active in a slice
+   if it executed at least --phase-threshold percent of its instructions. */
+static void build_spans(CpReport* r)
+{
+   r->slices = cp_timeline_records(&r->n_slices);
+   r->spans = VG_(malloc)("cp.rep.spans", (r->n_slices ? r->n_slices : 1) * sizeof(CpSpan));
+   r->n_spans = 0;
+   const CpSliceRec* s = r->slices;
+   UInt n = r->n_slices;
+   UInt* set = VG_(malloc)("cp.rep.set", (n ? n : 1) * sizeof(UInt));
+   CpSpan* cur = NULL;
+   for (UInt i = 0; i < n; ) {
+      UInt j = i;
+      ULong total = 0;
+      while (j < n && s[j].slice == s[i].slice) total += s[j++].instrs;
+      UInt k = 0;
+      for (UInt q = i; q < j; q++)
+         if (s[q].instrs && s[q].instrs * 100 >= total * cp_clo.phase_threshold) set[k++] = s[q].node;
+      Bool same = cur && cur->last + 1 == s[i].slice && cur->n_nodes == k;
+      for (UInt q = 0; same && q < k; q++) same = cur->nodes[q] == set[q];
+      if (!same) {
+         cur = &r->spans[r->n_spans++];
+         cur->first = s[i].slice;
+         cur->nodes = VG_(malloc)("cp.rep.spannodes", (k ? k : 1) * sizeof(UInt));
+         VG_(memcpy)(cur->nodes, set, k * sizeof(UInt));
+         cur->n_nodes = k;
+         cur->instrs = cur->bytes_read = cur->bytes_written = cur->comm_in = 0;
+      }
+      cur->last = s[i].slice;
+      for (UInt q = i; q < j; q++) {
+         cur->instrs += s[q].instrs;
+         cur->bytes_read += s[q].bytes_read;
+         cur->bytes_written += s[q].bytes_written;
+         cur->comm_in += s[q].comm_in;
+         r->active[s[q].node] = True;
+      }
+      i = j;
+   }
+   VG_(free)(set);
+}
+
 static Int cmp_node_edges(const void* a, const void* b)
 {
    const CpNodeEdge* x = a;
@@ -490,10 +586,11 @@ static void build_report(CpReport* r, const HChar* reason)
    VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_pair);
    for (UInt i = 0; i < nv; ) {
       UInt j = i;
-      ULong bytes = 0, acc = 0;
+      ULong bytes = 0, acc = 0, fr = 0;
       while (j < nv && cmp_by_pair(&v[i], &v[j]) == 0) {
          bytes += v[j]->bytes;
          acc += v[j]->accesses - v[j]->dup_accesses;
+         fr += v[j]->first_read;
          j++;
       }
       UInt p = pnode(v[i]), c = cnode(v[i]);
@@ -509,6 +606,7 @@ static void build_report(CpReport* r, const HChar* reason)
          ne2->bytes = bytes;
          ne2->accesses = acc;
          ne2->unma = unma;
+         ne2->first_read = fr;
          r->in_bytes[c] += bytes;
          r->out_bytes[p] += bytes;
          r->total_comm += bytes;
@@ -548,6 +646,8 @@ static void build_report(CpReport* r, const HChar* reason)
       i = j;
    }
 
+   if (cp_n_phases > 1) build_phase_edges(r, v, nv);
+
    /* distinct addresses per consumer and per producer, over cross edges */
    UInt nx = 0;
    for (UInt i = 0; i < nv; i++)
@@ -573,6 +673,14 @@ static void build_report(CpReport* r, const HChar* reason)
       cp_objects_sync();
       build_flows(r);
    }
+   if (cp_clo.time_slice) build_spans(r);
+   /* caller contexts refer to their function and its callers */
+   for (UInt i = 0; i < N; i++) {
+      const CpNode* n = cp_nodes[i];
+      if (!r->active[i] && !(n->instrs || n->calls || n->bytes_read || n->bytes_written)) continue;
+      if (n->base != i) r->active[n->base] = True;
+      for (UInt k = 0; k < n->n_callers; k++) r->active[n->callers[k]] = True;
+   }
 
    for (UInt i = 0; i < N; i++) {
       CpNode* n = cp_nodes[i];
@@ -587,6 +695,10 @@ static void build_report(CpReport* r, const HChar* reason)
 static void free_report(CpReport* r)
 {
    if (r->flows) VG_(free)(r->flows);
+   if (r->phase_edges) VG_(free)(r->phase_edges);
+   if (r->slices) VG_(free)(r->slices);
+   for (UInt i = 0; i < r->n_spans; i++) VG_(free)(r->spans[i].nodes);
+   if (r->spans) VG_(free)(r->spans);
    VG_(free)(r->thread_read);
    VG_(free)(r->thread_in);
    VG_(free)(r->thread_out);

@@ -8,6 +8,7 @@
 #define CP_OUTPUT_H
 
 #include "pub_tool_basics.h"
+#include "cp_timeline.h"
 
 /* ---- buffered file writer with error checking ---- */
 typedef struct {
@@ -34,7 +35,21 @@ const HChar* cp_errno_string(Int err);
 typedef struct {
    UInt  producer, consumer;     /* node ids */
    ULong bytes, accesses, unma;
+   ULong first_read;             /* with --first-read=yes */
 } CpNodeEdge;
+
+typedef struct {
+   UInt  producer, consumer;     /* node ids */
+   UInt  pphase, cphase;         /* phase of the write, phase of the read */
+   ULong bytes, unma;
+} CpPhaseEdge;
+
+typedef struct {
+   UInt  first, last;            /* slices */
+   UInt* nodes;                  /* the functions active in them */
+   UInt  n_nodes;
+   ULong instrs, bytes_read, bytes_written, comm_in;
+} CpSpan;
 
 typedef struct {
    UInt  producer, consumer;     /* thread indices */
@@ -71,6 +86,14 @@ typedef struct {
    /* with --objects=yes: producer -> object -> consumer, by bytes descending */
    CpObjFlow*    flows;
    UInt          n_flows;
+   /* with COMMPROF_PHASE: edges per (phase written, phase read) */
+   CpPhaseEdge*  phase_edges;
+   UInt          n_phase_edges;
+   /* with --time-slice: the slice records and the phases found in them */
+   CpSliceRec*   slices;         /* by slice, then node */
+   UInt          n_slices;
+   CpSpan*       spans;
+   UInt          n_spans;
 } CpReport;
 
 void cp_output_init(void);              /* post_clo_init: check the outputs can be written */
