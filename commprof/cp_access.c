@@ -18,6 +18,7 @@
 #include "cp_objects.h"
 #include "cp_timeline.h"
 #include "cp_firstread.h"
+#include "cp_percall.h"
 
 Bool cp_ignore_stack;
 Bool cp_load_extras;         /* time slices or first-read bytes are on */
@@ -34,6 +35,7 @@ static void load_extras(UInt p, UInt c, Addr a, SizeT n, CpEdge* e)
    UInt cn = cp_ctxs[c].node;
    if (cp_clo_time_slices && cp_ctxs[p].node != cn) cp_nodes[cn]->comm_in += n;
    if (cp_clo_first_read) e->first_read += cp_firstread_load(cn, a, n);
+   if (cp_percall_active) cp_percall_load(cp_ctxs[p].node, n);
 }
 
 /* Loads whose bytes have several producers. */

@@ -4,6 +4,7 @@
 #include "cp_callstack.h"
 #include "cp_objects.h"
 #include "cp_options.h"
+#include "cp_percall.h"
 
 ULong     cp_clock;
 CpNode*   cp_redirect_node;
@@ -131,6 +132,7 @@ void cp_thread_switch(ThreadId tid)
    if (t->stack_hi == 0) compute_stack_bounds(t);
    cp_cur_stack_lo = t->stack_lo;
    cp_cur_stack_hi = t->stack_hi;
+   cp_percall_switch(t->index);
    publish_top();
 }
 
@@ -236,7 +238,8 @@ void cp_threads_nodes_ready(void)
 
 /* ---- frames ---- */
 
-static void push(CpThread* t, Addr sp, UInt node, UInt cnode, Bool barrier, Bool collect)
+static void push(CpThread* t, Addr sp, UInt node, UInt cnode, Bool barrier, Bool collect,
+                 Bool per_call)
 {
    if (t->depth == t->frames_cap) {
       t->frames_cap *= 2;
@@ -249,6 +252,7 @@ static void push(CpThread* t, Addr sp, UInt node, UInt cnode, Bool barrier, Bool
    f->cnode = cnode;
    f->barrier = barrier;
    f->collect = collect;
+   f->per_call = per_call;
    if (collect) t->collect_depth++;
 }
 
@@ -259,6 +263,7 @@ static void pop_to(CpThread* t, UInt d)
       CpFrame* f = &t->frames[--t->depth];
       if (f->barrier) t->n_barriers--;
       if (f->collect) t->collect_depth--;
+      if (f->per_call) cp_percall_leave(t->index);
    }
 }
 
@@ -303,7 +308,16 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
    while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp <= sp) d--;
    pop_to(t, d);
    UInt cnode = cp_clo.separate_callers ? caller_context(t, n) : n->id;
-   push(t, sp, n->id, cnode, False, n->collect_in);
+   Bool per_call = n->per_call && collecting(t);
+   if (per_call) {
+      /* the path: the functions of the frames below, innermost first */
+      UInt path[16];
+      UInt k = 0;
+      for (UInt i = t->depth; i > 1 && k < 16; i--)
+         if (!t->frames[i - 1].barrier) path[k++] = t->frames[i - 1].cnode;
+      cp_percall_enter(t->index, cnode, path, k);
+   }
+   push(t, sp, n->id, cnode, False, n->collect_in, per_call);
    publish_top();
    if (cp_collect_mask) cp_nodes[cnode]->calls++;
 }
@@ -375,7 +389,7 @@ void cp_signal_pre(ThreadId tid, Bool alt_stack)
    t->alt_lo = VG_(thread_get_altstack_min)(tid);
    t->alt_hi = t->alt_lo + VG_(thread_get_altstack_size)(tid);
    const CpFrame* top = &t->frames[t->depth - 1];
-   push(t, (Addr)-1, top->node, top->cnode, True, False);
+   push(t, (Addr)-1, top->node, top->cnode, True, False, False);
    t->n_barriers++;
    if (t == cp_cur_thread) publish_top();
 }

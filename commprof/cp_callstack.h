@@ -19,6 +19,7 @@ typedef struct {
                         with --separate-callers */
    Bool barrier;     /* alternate-signal-stack barrier */
    Bool collect;     /* a --collect-in function: collection is on inside it */
+   Bool per_call;    /* a call followed by --per-call */
 } CpFrame;
 
 typedef struct CpThread {

@@ -27,6 +27,7 @@
 #include "cp_objects.h"
 #include "cp_timeline.h"
 #include "cp_firstread.h"
+#include "cp_percall.h"
 #include "pub_tool_aspacemgr.h"
 #include "commprof.h"
 #include "cp_events.h"
@@ -60,6 +61,7 @@ static void cp_post_clo_init(void)
    if (cp_clo.objects) cp_objects_init();
    cp_timeline_init();
    cp_firstread_init();
+   cp_percall_init();
    cp_events_init();
    cp_instrument_init();
 }

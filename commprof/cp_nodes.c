@@ -46,9 +46,13 @@ static CpNode* new_node(UInt kind, const HChar* name, const HChar* object,
    n->dir    = VG_(strdup)("cp.nodes.dir", dir ? dir : "");
    n->line   = line;
    n->base   = n->id;
-   if (kind == CP_KIND_FUNCTION)
+   if (kind == CP_KIND_FUNCTION) {
       for (UInt i = 0; i < cp_clo.n_collect_in; i++)
          if (VG_(string_match)(cp_clo.collect_in[i], name)) n->collect_in = True;
+      n->per_call = cp_clo.per_call && cp_clo.n_per_call_fns == 0;
+      for (UInt i = 0; cp_clo.per_call && i < cp_clo.n_per_call_fns; i++)
+         if (VG_(string_match)(cp_clo.per_call_fns[i], name)) n->per_call = True;
+   }
    cp_nodes[cp_n_nodes++] = n;
    cp_threads_node_added(cp_n_nodes);
    return n;
@@ -191,6 +195,7 @@ CpNode* cp_node_context(CpNode* fn, const UInt* callers, UInt k)
    VG_(free)(name);
    n->base = fn->id;
    n->collect_in = fn->collect_in;
+   n->per_call = fn->per_call;
    n->n_callers = k;
    n->callers = VG_(malloc)("cp.nodes.callers", (k ? k : 1) * sizeof(UInt));
    for (UInt i = 0; i < k; i++) n->callers[i] = callers[i];

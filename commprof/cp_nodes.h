@@ -35,6 +35,7 @@ typedef struct CpNode {
    UInt*  callers;         /* that context: the calling functions, innermost first */
    UInt   n_callers;
    Bool   collect_in;      /* a --collect-in function */
+   Bool   per_call;        /* followed by --per-call */
    ULong  comm_in;         /* bytes consumed from other nodes (with --time-slice) */
 } CpNode;
 

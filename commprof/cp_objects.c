@@ -15,6 +15,7 @@
 #include "cp_callstack.h"
 #include "cp_options.h"
 #include "cp_elfsyms.h"
+#include "cp_percall.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_seqmatch.h"
@@ -558,6 +559,7 @@ void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
    CpObject* o = cp_objects[obj];
    o->reads++;
    o->read_bytes += sz;
+   if (cp_percall_active) cp_percall_object(obj, a, sz, False);
    touch(o);
    region_bytes(o, n, sz, True);
    if (!o->selected) return;
@@ -582,6 +584,7 @@ void cp_objects_store(Addr a, SizeT sz, CpNode* n)
    CpObject* o = cp_objects[obj];
    o->writes++;
    o->write_bytes += sz;
+   if (cp_percall_active) cp_percall_object(obj, a, sz, True);
    touch(o);
    region_bytes(o, n, sz, False);
 }

@@ -26,6 +26,8 @@ void cp_options_init(void)
    cp_clo.separate_callers = 0;
    cp_clo.time_slice    = 0;
    cp_clo.phase_threshold = 1;
+   cp_clo.per_call      = False;
+   cp_clo.per_call_max  = 10000;
    cp_clo.first_read    = False;
 }
 
@@ -189,6 +191,13 @@ Bool cp_process_cmd_line_option(const HChar* arg)
       if (cp_clo.time_slice != 0 && cp_clo.time_slice < 1000)
          bad_option(arg, "accepted values are 0 (off) or instructions per slice,"
                          " from 1000 to 2000000000");
+   } else if ((v = opt_value(arg, "--per-call"))) {
+      cp_clo.per_call = parse_bool(arg, v);
+   } else if ((v = opt_value(arg, "--per-call-fns"))) {
+      add_patterns(arg, &cp_clo.per_call_fns, &cp_clo.n_per_call_fns, v);
+   } else if ((v = opt_value(arg, "--per-call-max"))) {
+      cp_clo.per_call_max = parse_uint(arg, v, 1, 100000000,
+                                       "accepted values are whole numbers from 1 to 100000000");
    } else if ((v = opt_value(arg, "--phase-threshold"))) {
       cp_clo.phase_threshold = parse_uint(arg, v, 1, 100,
                                           "accepted values are whole numbers from 1 to 100 (percent)");
@@ -248,6 +257,12 @@ void cp_print_usage(void)
 "                                time by the consumer since they were written\n"
 "                                (costs 4 bytes per byte written and 4 per\n"
 "                                byte read by each function) [no]\n"
+"    --per-call=no|yes           per call of the --per-call-fns functions:\n"
+"                                bytes consumed per producer and, with\n"
+"                                --objects=yes, bytes and locality per\n"
+"                                object; identical calls are aggregated [no]\n"
+"    --per-call-fns=<pat>,...    functions followed by --per-call [all]\n"
+"    --per-call-max=<n>          distinct call records kept [10000]\n"
 "    --summary-edges=<n>         edges listed in the summary at exit [10]\n"
    );
 }
@@ -271,7 +286,8 @@ static const HChar* const option_names[] = {
    "commprof-out-file", "commprof-xml-file", "commprof-dot-file", "nodes", "node-objs",
    "fn-include", "fn-exclude", "ignore-stack", "granularity", "objects", "alloc-depth",
    "object-include", "object-exclude", "summary-edges", "collect-atstart", "collect-in",
-   "separate-callers", "time-slice", "first-read", "phase-threshold"
+   "separate-callers", "time-slice", "first-read", "phase-threshold", "per-call",
+   "per-call-fns", "per-call-max"
 };
 
 UInt cp_options_count(void)
@@ -304,6 +320,9 @@ void cp_option_at(UInt i, const HChar** name, HChar* value, SizeT value_sz)
    case 17: VG_(snprintf)(value, value_sz, "%llu", cp_clo.time_slice); break;
    case 18: VG_(snprintf)(value, value_sz, "%s", cp_clo.first_read ? "yes" : "no"); break;
    case 19: VG_(snprintf)(value, value_sz, "%u", cp_clo.phase_threshold); break;
+   case 20: VG_(snprintf)(value, value_sz, "%s", cp_clo.per_call ? "yes" : "no"); break;
+   case 21: join(value, value_sz, cp_clo.per_call_fns, cp_clo.n_per_call_fns); break;
+   case 22: VG_(snprintf)(value, value_sz, "%u", cp_clo.per_call_max); break;
    default: break;
    }
 }

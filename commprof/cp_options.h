@@ -37,6 +37,10 @@ typedef struct {
    ULong        time_slice;     /* --time-slice: instructions per slice, 0 = off */
    UInt         phase_threshold;   /* --phase-threshold: percent of a slice's instructions */
    Bool         first_read;     /* --first-read */
+   Bool         per_call;       /* --per-call */
+   HChar**      per_call_fns;   /* --per-call-fns patterns (none: every function) */
+   UInt         n_per_call_fns;
+   UInt         per_call_max;   /* --per-call-max: distinct call records kept */
 } CpOptions;
 
 extern CpOptions cp_clo;

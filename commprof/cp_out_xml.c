@@ -7,6 +7,7 @@
 #include "cp_edges.h"
 #include "cp_callstack.h"
 #include "cp_objects.h"
+#include "cp_percall.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 
@@ -132,6 +133,33 @@ static void write_slices(CpOut* o, const CpReport* r)
    cp_out_puts(o, "  </detected-phases>\n");
 }
 
+static void write_calls(CpOut* o)
+{
+   UInt n;
+   const CpPcRecord* recs = cp_percall_records(&n);
+   cp_out_printf(o, "  <calls dropped=\"%llu\">\n", cp_percall_dropped());
+   for (UInt i = 0; i < n; i++) {
+      const CpPcRecord* c = &recs[i];
+      cp_out_printf(o, "    <call function=\"%u\" first-seq=\"%llu\" last-seq=\"%llu\" count=\"%llu\">\n",
+                    c->node, c->first_seq, c->last_seq, c->count);
+      for (UInt k = 0; k < c->n_path; k++)
+         cp_out_printf(o, "      <caller function=\"%u\"/>\n", c->path[k]);
+      for (UInt k = 0; k < c->n_producers; k++)
+         cp_out_printf(o, "      <consumed producer=\"%u\" bytes=\"%llu\"/>\n",
+                       c->producers[k].id, c->producers[k].bytes);
+      for (UInt k = 0; k < c->n_objects; k++) {
+         const CpPcObject* ob = &c->objects[k];
+         /* the mean of 1/stride, with three decimals */
+         ULong m = ob->accesses ? (ob->locality_sum / ob->accesses + 500) / 1000 : 0;
+         cp_out_printf(o, "      <object id=\"%u\" read-bytes=\"%llu\" written-bytes=\"%llu\""
+                          " accesses=\"%llu\" locality=\"%llu.%03llu\"/>\n",
+                       ob->object, ob->read_bytes, ob->written_bytes, ob->accesses, m / 1000, m % 1000);
+      }
+      cp_out_puts(o, "    </call>\n");
+   }
+   cp_out_puts(o, "  </calls>\n");
+}
+
 Bool cp_write_xml(const HChar* name, const CpReport* r)
 {
    CpOut* o = cp_out_open(name);
@@ -249,6 +277,7 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
    if (cp_clo.objects) write_objects(o, r);
    if (cp_n_phases > 1) write_phases(o, r);
    if (cp_clo.time_slice) write_slices(o, r);
+   if (cp_clo.per_call) write_calls(o);
    cp_out_puts(o, "</commprof>\n");
    return cp_out_close(o);
 }

@@ -7,6 +7,7 @@
 #include "cp_edges.h"
 #include "cp_callstack.h"
 #include "cp_objects.h"
+#include "cp_percall.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_xarray.h"
 
@@ -674,6 +675,15 @@ static void build_report(CpReport* r, const HChar* reason)
       build_flows(r);
    }
    if (cp_clo.time_slice) build_spans(r);
+   if (cp_clo.per_call) {
+      UInt nrec;
+      const CpPcRecord* recs = cp_percall_records(&nrec);
+      for (UInt i = 0; i < nrec; i++) {
+         r->active[recs[i].node] = True;
+         for (UInt k = 0; k < recs[i].n_path; k++) r->active[recs[i].path[k]] = True;
+         for (UInt k = 0; k < recs[i].n_producers; k++) r->active[recs[i].producers[k].id] = True;
+      }
+   }
    /* caller contexts refer to their function and its callers */
    for (UInt i = 0; i < N; i++) {
       const CpNode* n = cp_nodes[i];
