@@ -283,17 +283,22 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
     Agraph_t** sub = NULL;
     if (o->cluster && o->nclusters > 0) {
         sub = cpr_xcalloc((size_t)o->nclusters, sizeof *sub);
+        long double* load = cpr_xcalloc((size_t)o->nclusters, sizeof *load);
+        for (size_t i = 0; i < p->nfuncs; i++)
+            if (o->cluster[i] >= 0 && o->cluster[i] < o->nclusters) load[o->cluster[i]] += p->funcs[i].instructions;
         for (int k = 0; k < o->nclusters; k++) {
             char nm[32];
             snprintf(nm, sizeof nm, "cluster_%d", k + 1);
             sub[k] = agsubg(g, nm, 1);
-            char lab[32];
-            snprintf(lab, sizeof lab, "cluster %d", k + 1);
+            char lab[64];
+            snprintf(lab, sizeof lab, "cluster %d: %.1f%% of the instructions", k + 1,
+                     p->t_instructions ? (double)(100.0L * load[k] / p->t_instructions) : 0.0);
             agsafeset(sub[k], (char*)"label", lab, (char*)"");
             agsafeset(sub[k], (char*)"style", (char*)"filled", (char*)"");
             agsafeset(sub[k], (char*)"color", (char*)cluster_fill[k % NPALETTE], (char*)"");
             agsafeset(sub[k], (char*)"fillcolor", (char*)cluster_back[k % NPALETTE], (char*)"");
         }
+        free(load);
     }
 
     Agnode_t** gn = cpr_xcalloc(p->nfuncs + 1, sizeof *gn);

@@ -370,6 +370,7 @@ golden diff-functions.csv "$CPR" diff --csv --table=functions --all in/pipeline.
 golden partition.txt "$CPR" partition -k 2 in/twoclusters.xml
 golden partition-pipeline.txt "$CPR" partition -k 3 in/pipeline.xml
 golden partition.csv "$CPR" partition -k 2 --csv in/twoclusters.xml
+golden partition-graph.dot "$CPR" partition -k 2 --graph --format=dot in/twoclusters.xml
 golden validate.txt "$CPR" validate in/pipeline.xml in/pipeline2.xml in/twoclusters.xml
 r "$CPR" merge -o "$T/merged.xml" in/pipeline.xml in/pipeline2.xml
 if ((rc == 0)); then golden_file merge.xml "$T/merged.xml"; else fail golden-merge.xml "exit $rc: $(cat "$T/err")"; fi
