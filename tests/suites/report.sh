@@ -21,6 +21,9 @@
 #    commprof-report-asan) runs all the error-path inputs and every command
 #    cleanly.
 #
+# Not run here: the fuzzer of the reader, tests/fuzz/run [SECONDS] (needs
+# clang with libFuzzer; see the script).
+#
 # Prints PASS/FAIL lines and, last, "N passed, N failed"; exits 1 on failure.
 
 set -u
