@@ -11,11 +11,19 @@
  *     carries the bytes in the CommIn column and the edge's UnMA in UnMA.
  * So in KCachegrind the "Callees" of a function are the functions it consumed
  * data from, and its "Callers" the functions that consumed its data.  The file
- * holds no real call edges: they would be added up with the pseudo ones. */
+ * holds no real call edges: they would be added up with the pseudo ones.
+ *
+ * With --objects=yes, every data object is a pseudo function "[kind] name"
+ * (file "(objects)") and a further event ObjFlow carries the flows through
+ * objects: a call from a function to an object carries the bytes the
+ * function read from the object, a call from an object to a function the
+ * bytes that function wrote into it and that were read. */
 
 #include "cp_global.h"
 #include "cp_output.h"
 #include "cp_nodes.h"
+#include "cp_options.h"
+#include "cp_objects.h"
 
 /* Name compression: one id per distinct object and file string. */
 typedef struct { const HChar* s; UInt id; } NameId;
@@ -83,6 +91,30 @@ static Int cmp_edge_consumer(const void* a, const void* b)
    return x->producer < y->producer ? -1 : x->producer > y->producer ? 1 : 0;
 }
 
+static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named" };
+
+/* fn=/cfn= of object ob: ids after the nodes' */
+static void obj_spec(CpOut* o, const HChar* key, const CpReport* r, const CpObject* ob, Bool* defined)
+{
+   cp_out_printf(o, "%s=(%u)", key, r->n_nodes + 1 + ob->id);
+   if (!defined[ob->id]) {
+      cp_out_printf(o, " [%s] ", obj_kinds[ob->kind]);
+      put_name(o, ob->name);
+      defined[ob->id] = True;
+   }
+   cp_out_puts(o, "\n");
+}
+
+/* Sum of the flows with the given consumer (or producer) per object, into
+   per_obj (zeroed by the caller). */
+static void flows_by_object(const CpReport* r, UInt node, Bool as_consumer, ULong* per_obj)
+{
+   for (UInt i = 0; i < r->n_flows; i++) {
+      const CpObjFlow* f = &r->flows[i];
+      if ((as_consumer ? f->consumer : f->producer) == node) per_obj[f->object] += f->bytes;
+   }
+}
+
 Bool cp_write_callgrind(const HChar* name, const CpReport* r)
 {
    CpOut* o = cp_out_open(name);
@@ -112,10 +144,22 @@ Bool cp_write_callgrind(const HChar* name, const CpReport* r)
    cp_out_puts(o, "event: CommOut : Bytes consumed by other functions\n");
    cp_out_puts(o, "event: CommSelf : Bytes read that the function wrote itself\n");
    cp_out_puts(o, "event: UnMA : Unique addresses consumed from other functions\n");
-   cp_out_puts(o, "events: Ir Rd Wr CommIn CommOut CommSelf UnMA\n");
-   cp_out_printf(o, "summary: %llu %llu %llu %llu %llu %llu %llu\n",
+   Bool objs = cp_clo.objects;
+   ULong total_flow = 0;
+   for (UInt i = 0; i < r->n_flows; i++) total_flow += r->flows[i].bytes;
+   if (objs) {
+      cp_out_puts(o, "event: ObjFlow : Bytes through data objects (function to object: read from it;"
+                     " object to function: written by it)\n");
+      cp_out_puts(o, "events: Ir Rd Wr CommIn CommOut CommSelf UnMA ObjFlow\n");
+   } else {
+      cp_out_puts(o, "events: Ir Rd Wr CommIn CommOut CommSelf UnMA\n");
+   }
+   /* the self costs of the object pseudo functions hold the flows once */
+   cp_out_printf(o, "summary: %llu %llu %llu %llu %llu %llu %llu",
                  r->total_instrs, r->total_read, r->total_written,
                  r->total_comm, r->total_comm, r->total_self, sum_unma);
+   if (objs) cp_out_printf(o, " %llu", total_flow);
+   cp_out_puts(o, "\n");
 
    /* edges grouped by consumer */
    const CpNodeEdge** byc = VG_(malloc)("cp.cg.byc", (r->n_edges ? r->n_edges : 1) * sizeof(CpNodeEdge*));
@@ -124,6 +168,8 @@ Bool cp_write_callgrind(const HChar* name, const CpReport* r)
 
    NameTab obs = {0}, files = {0};
    Bool* defined = VG_(calloc)("cp.cg.def", r->n_nodes ? r->n_nodes : 1, sizeof(Bool));
+   ULong* per_obj = objs ? VG_(malloc)("cp.cg.perobj", (cp_n_objects ? cp_n_objects : 1) * sizeof(ULong)) : NULL;
+   Bool* obj_defined = objs ? VG_(calloc)("cp.cg.objdef", cp_n_objects ? cp_n_objects : 1, sizeof(Bool)) : NULL;
    UInt k = 0;
    for (UInt i = 0; i < r->n_nodes; i++) {
       if (!r->active[i]) continue;
@@ -132,9 +178,10 @@ Bool cp_write_callgrind(const HChar* name, const CpReport* r)
       spec(o, &obs, "ob", or_unknown(n->object));
       spec(o, &files, "fl", or_unknown(n->file));
       fn_spec(o, "fn", n, defined);
-      cp_out_printf(o, "%u %llu %llu %llu %llu %llu %llu %llu\n", n->line,
+      cp_out_printf(o, "%u %llu %llu %llu %llu %llu %llu %llu%s\n", n->line,
                     n->instrs, n->bytes_read, n->bytes_written,
-                    r->in_bytes[i], r->out_bytes[i], r->self_bytes[i], r->in_unma[i]);
+                    r->in_bytes[i], r->out_bytes[i], r->self_bytes[i], r->in_unma[i],
+                    objs ? " 0" : "");
       while (k < r->n_edges && byc[k]->consumer < i) k++;
       for (; k < r->n_edges && byc[k]->consumer == i; k++) {
          const CpNode* p = cp_nodes[byc[k]->producer];
@@ -142,12 +189,53 @@ Bool cp_write_callgrind(const HChar* name, const CpReport* r)
          spec(o, &files, "cfi", or_unknown(p->file));
          fn_spec(o, "cfn", p, defined);
          cp_out_printf(o, "calls=%llu %u\n", byc[k]->accesses ? byc[k]->accesses : 1, p->line);
-         cp_out_printf(o, "%u 0 0 0 %llu 0 0 %llu\n", n->line, byc[k]->bytes, byc[k]->unma);
+         cp_out_printf(o, "%u 0 0 0 %llu 0 0 %llu%s\n", n->line, byc[k]->bytes, byc[k]->unma,
+                       objs ? " 0" : "");
+      }
+      if (objs) {
+         /* the objects this function read from */
+         VG_(memset)(per_obj, 0, cp_n_objects * sizeof(ULong));
+         flows_by_object(r, i, True, per_obj);
+         for (UInt ob = 0; ob < cp_n_objects; ob++) {
+            if (!per_obj[ob]) continue;
+            cp_out_puts(o, "cob=(0) (objects)\ncfi=(0) (objects)\n");
+            obj_spec(o, "cfn", r, cp_objects[ob], obj_defined);
+            cp_out_puts(o, "calls=1 0\n");
+            cp_out_printf(o, "%u 0 0 0 0 0 0 0 %llu\n", n->line, per_obj[ob]);
+         }
       }
    }
-   cp_out_printf(o, "\ntotals: %llu %llu %llu %llu %llu %llu %llu\n",
+   if (objs) {
+      /* each object, and the functions that wrote what was read from it */
+      for (UInt ob = 0; ob < cp_n_objects; ob++) {
+         ULong through = 0;
+         for (UInt f = 0; f < r->n_flows; f++)
+            if (r->flows[f].object == ob) through += r->flows[f].bytes;
+         if (!through) continue;
+         cp_out_puts(o, "\nob=(0) (objects)\nfl=(0) (objects)\n");
+         obj_spec(o, "fn", r, cp_objects[ob], obj_defined);
+         cp_out_printf(o, "0 0 0 0 0 0 0 0 %llu\n", through);
+         for (UInt p = 0; p < r->n_nodes; p++) {
+            ULong b = 0;
+            for (UInt f = 0; f < r->n_flows; f++)
+               if (r->flows[f].object == ob && r->flows[f].producer == p) b += r->flows[f].bytes;
+            if (!b) continue;
+            const CpNode* pn = cp_nodes[p];
+            spec(o, &obs, "cob", or_unknown(pn->object));
+            spec(o, &files, "cfi", or_unknown(pn->file));
+            fn_spec(o, "cfn", pn, defined);
+            cp_out_printf(o, "calls=1 %u\n", pn->line);
+            cp_out_printf(o, "0 0 0 0 0 0 0 0 %llu\n", b);
+         }
+      }
+   }
+   cp_out_printf(o, "\ntotals: %llu %llu %llu %llu %llu %llu %llu",
                  r->total_instrs, r->total_read, r->total_written,
                  r->total_comm, r->total_comm, r->total_self, sum_unma);
+   if (objs) cp_out_printf(o, " %llu", total_flow);
+   cp_out_puts(o, "\n");
+   if (per_obj) VG_(free)(per_obj);
+   if (obj_defined) VG_(free)(obj_defined);
    VG_(free)(byc);
    VG_(free)(defined);
    if (obs.v) VG_(free)(obs.v);
