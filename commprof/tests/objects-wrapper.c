@@ -4,11 +4,11 @@
  *
  * A heap object is an allocation site: all blocks allocated through one call path
  * (docs/commprof.rng, <object kind="heap">). Its name is the file:line of the innermost
- * call on the path that has a source line: here the malloc call in wrap_alloc, line 49,
- * for both blocks. The paths differ in main's frame: line 85 for block a, line 86 for
- * block b. So there are two objects, both named objects-wrapper.c:49; cp_edges labels them
- *   objects-wrapper.c:49 [wrap_alloc:49 main:85]   (a)
- *   objects-wrapper.c:49 [wrap_alloc:49 main:86]   (b)
+ * call on the path that has a source line: here the malloc call in wrap_alloc, line 57,
+ * for both blocks. The paths differ in main's frame: line 93 for block a, line 94 for
+ * block b. So there are two objects, both named objects-wrapper.c:57; cp_edges labels them
+ *   objects-wrapper.c:57 [wrap_alloc:57 main:93]   (a)
+ *   objects-wrapper.c:57 [wrap_alloc:57 main:94]   (b)
  * wrap_alloc uses malloc's result before returning (the NULL check and abort), so gcc -O2
  * cannot turn the malloc call into a tail call: its frame, and the path, are the same at
  * -O0 and -O2.
@@ -36,6 +36,14 @@
  *   put_ints  -> b -> get_shorts bytes = 20, unma = 20
  * and the same as function edges: put_longs -> get_ints 40/40, put_ints -> get_shorts 20/20
  * (the four functions read nothing else but their own stack at -O0).
+ *
+ * objects-wrapper-depth1 runs the program with --alloc-depth=1: the allocation path is
+ * then the innermost call only (wrap_alloc:57), the same for both blocks, so they form one
+ * object "objects-wrapper.c:57 [wrap_alloc:57]" with blocks = 2, size = 20 (the last
+ * block allocated, b), total-bytes = 48 + 20 = 68, peak-bytes = 68 (both blocks live until
+ * after the printf), reads = 10 + 10 = 20, read-bytes = 40 + 20 = 60, writes = 6 + 5 = 11,
+ * write-bytes = 48 + 20 = 68, written-bytes = 68, prod-bytes = 40 + 20 = 60,
+ * alloc-pct = 100.0, prod-pct = 60/68 = 88.23.. -> 88.2; the same two flows through it.
  *
  * stdout: a holds the longs 7k+1 (k < 6): 1, 8, 15, 22, 29, 36; read as 10 ints
  *   (little endian, high halves 0): 1+8+15+22+29 = 75.
