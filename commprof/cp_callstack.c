@@ -7,6 +7,7 @@
 #include "cp_percall.h"
 
 ULong     cp_clock;
+ULong     cp_insn_offset;
 CpNode*   cp_redirect_node;
 CpNode*   cp_redirect_fn;
 ULong     cp_collect_mask = ~0ULL;

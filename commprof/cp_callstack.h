@@ -43,8 +43,12 @@ typedef struct CpThread {
    UInt     collect_depth;        /* --collect-in frames on the stack */
 } CpThread;
 
-/* Guest instructions executed so far, all threads (generated code adds). */
+/* Guest instructions executed so far, all threads (generated code adds at
+   the end of each straight-line run of code). */
 extern ULong cp_clock;
+/* With --objects=yes: instructions of the current run before the current
+   one (generated code sets it before each access). */
+extern ULong cp_insn_offset;
 
 /* The running thread, published for the hot path and generated code. */
 extern CpThread* cp_cur_thread;

@@ -14,7 +14,7 @@ static inline UInt page_hash(Addr pn)
 void cp_addrset_init(CpAddrSet* s)
 {
    s->last_pn = NO_PAGE;
-   s->last_bits = NULL;
+   s->last_page = NULL;
    s->slots = NULL;
    s->cap = s->used = 0;
    s->count = 0;
@@ -22,8 +22,12 @@ void cp_addrset_init(CpAddrSet* s)
 
 void cp_addrset_free(CpAddrSet* s)
 {
-   for (UInt i = 0; i < s->cap; i++)
-      if (s->slots[i].pn != NO_PAGE) CP_FREE(s->slots[i].bits);
+   for (UInt i = 0; i < s->cap; i++) {
+      if (s->slots[i].pn == NO_PAGE) continue;
+      for (UInt k = 0; k < CP_SUBS; k++)
+         if (s->slots[i].page->sub[k]) CP_FREE(s->slots[i].page->sub[k]);
+      CP_FREE(s->slots[i].page);
+   }
    if (s->slots) CP_FREE(s->slots);
    cp_addrset_init(s);
 }
@@ -39,21 +43,21 @@ static CpPageSlot* find_slot(const CpAddrSet* s, Addr pn)
    return NULL;
 }
 
-static void insert_nogrow(CpAddrSet* s, Addr pn, ULong* bits)
+static void insert_nogrow(CpAddrSet* s, Addr pn, CpBigPage* page)
 {
    UInt i = page_hash(pn) & (s->cap - 1);
    while (s->slots[i].pn != NO_PAGE) i = (i + 1) & (s->cap - 1);
    s->slots[i].pn = pn;
-   s->slots[i].bits = bits;
+   s->slots[i].page = page;
 }
 
-ULong* cp_addrset_page(CpAddrSet* s, Addr pn)
+CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
 {
-   if (pn == s->last_pn) return s->last_bits;
+   if (pn == s->last_pn) return s->last_page;
    CpPageSlot* sl = find_slot(s, pn);
-   ULong* bits;
+   CpBigPage* page;
    if (sl) {
-      bits = sl->bits;
+      page = sl->page;
    } else {
       if ((s->used + 1) * 4 > s->cap * 3) {
          UInt old_cap = s->cap;
@@ -62,27 +66,35 @@ ULong* cp_addrset_page(CpAddrSet* s, Addr pn)
          s->slots = CP_MALLOC("cp.addrset.slots", s->cap * sizeof(CpPageSlot));
          for (UInt i = 0; i < s->cap; i++) s->slots[i].pn = NO_PAGE;
          for (UInt i = 0; i < old_cap; i++)
-            if (old[i].pn != NO_PAGE) insert_nogrow(s, old[i].pn, old[i].bits);
+            if (old[i].pn != NO_PAGE) insert_nogrow(s, old[i].pn, old[i].page);
          if (old) CP_FREE(old);
       }
-      bits = CP_CALLOC("cp.addrset.page", CP_PAGE_WORDS * sizeof(ULong));
-      insert_nogrow(s, pn, bits);
+      page = CP_CALLOC("cp.addrset.page", sizeof(CpBigPage));
+      insert_nogrow(s, pn, page);
       s->used++;
    }
    s->last_pn = pn;
-   s->last_bits = bits;
-   return bits;
+   s->last_page = page;
+   return page;
+}
+
+/* The bitmap holding address a, made if absent. */
+static ULong* bitmap_for(CpAddrSet* s, Addr a)
+{
+   CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
+   UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
+   if (!page->sub[si]) page->sub[si] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
+   return page->sub[si];
 }
 
 ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
 {
    ULong added = 0;
    while (n > 0) {
-      Addr   pn   = a >> CP_PAGE_BITS;
       UInt   off  = (UInt)(a & (CP_PAGE_ADDRS - 1));
       SizeT  inpg = (SizeT)(CP_PAGE_ADDRS - off);
       if (inpg > n) inpg = n;
-      ULong* bits = cp_addrset_page(s, pn);
+      ULong* bits = bitmap_for(s, a);
       SizeT  left = inpg;
       UInt   o    = off;
       while (left > 0) {
@@ -108,15 +120,17 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
 
 Bool cp_addrset_contains(const CpAddrSet* s, Addr a)
 {
-   Addr pn = a >> CP_PAGE_BITS;
-   const ULong* bits;
+   Addr pn = a >> CP_BIG_BITS;
+   const CpBigPage* page;
    if (pn == s->last_pn) {
-      bits = s->last_bits;
+      page = s->last_page;
    } else {
       CpPageSlot* sl = find_slot(s, pn);
       if (!sl) return False;
-      bits = sl->bits;
+      page = sl->page;
    }
+   const ULong* bits = page->sub[(a >> CP_PAGE_BITS) & (CP_SUBS - 1)];
+   if (!bits) return False;
    UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
    return (bits[off >> 6] >> (off & 63)) & 1;
 }
@@ -126,13 +140,20 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
    ULong added = 0;
    for (UInt i = 0; i < src->cap; i++) {
       if (src->slots[i].pn == NO_PAGE) continue;
-      const ULong* sb = src->slots[i].bits;
-      ULong* db = cp_addrset_page(dst, src->slots[i].pn);
-      for (UInt w = 0; w < CP_PAGE_WORDS; w++) {
-         ULong fresh = sb[w] & ~db[w];
-         if (fresh) {
-            db[w] |= fresh;
-            added += CP_POPCOUNT64(fresh);
+      const CpBigPage* sp = src->slots[i].page;
+      CpBigPage* dp = NULL;
+      for (UInt k = 0; k < CP_SUBS; k++) {
+         const ULong* sb = sp->sub[k];
+         if (!sb) continue;
+         if (!dp) dp = cp_addrset_page(dst, src->slots[i].pn);
+         if (!dp->sub[k]) dp->sub[k] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
+         ULong* db = dp->sub[k];
+         for (UInt w = 0; w < CP_PAGE_WORDS; w++) {
+            ULong fresh = sb[w] & ~db[w];
+            if (fresh) {
+               db[w] |= fresh;
+               added += CP_POPCOUNT64(fresh);
+            }
          }
       }
    }

@@ -22,15 +22,23 @@
 
 /* ---------------- address sets ---------------- */
 
-#define CP_PAGE_BITS   12                          /* 4096 addresses a page */
+/* A set is a hash table of pages of 64 Ki addresses; a page holds 16
+   bitmaps of 4 Ki addresses, each made when first needed.  Big pages keep
+   the one-page cache effective for strided accesses (a column walk over a
+   matrix stays in one page for 16 rows of 4 KiB); small bitmaps keep sparse
+   sets small. */
+#define CP_PAGE_BITS   12                          /* a bitmap: 4096 addresses */
 #define CP_PAGE_ADDRS  ((Addr)1 << CP_PAGE_BITS)
 #define CP_PAGE_WORDS  (CP_PAGE_ADDRS / 64)
+#define CP_BIG_BITS    16                          /* a page: 65536 addresses */
+#define CP_SUBS        (1u << (CP_BIG_BITS - CP_PAGE_BITS))
 
-typedef struct { Addr pn; ULong* bits; } CpPageSlot;
+typedef struct { ULong* sub[CP_SUBS]; } CpBigPage;
+typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
 typedef struct {
-   Addr        last_pn;     /* page number cached in last_bits, or (Addr)-1 */
-   ULong*      last_bits;
+   Addr        last_pn;     /* page number cached in last_page, or (Addr)-1 */
+   CpBigPage*  last_page;
    CpPageSlot* slots;       /* open addressing; pn == (Addr)-1 is empty */
    UInt        cap;         /* power of two, or 0 */
    UInt        used;
@@ -39,8 +47,8 @@ typedef struct {
 
 void  cp_addrset_init(CpAddrSet* s);
 void  cp_addrset_free(CpAddrSet* s);
-/* Page holding pn, created if absent. */
-ULong* cp_addrset_page(CpAddrSet* s, Addr pn);
+/* Page holding page number pn (address >> CP_BIG_BITS), made if absent. */
+CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn);
 /* Add [a, a+n); returns how many of these addresses were not yet in s. */
 ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n);
 /* Is address a in s? */
@@ -51,13 +59,14 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
 /* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */
 static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
 {
-   Addr pn = a >> CP_PAGE_BITS;
-   UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
+   Addr pn = a >> CP_BIG_BITS;
    if (CP_LIKELY(pn == s->last_pn)) {
+      UInt off = (UInt)(a & (((Addr)1 << CP_BIG_BITS) - 1));
+      ULong* bits = s->last_page->sub[off >> CP_PAGE_BITS];
       UInt sh = off & 63;
-      if (CP_LIKELY(sh + n <= 64)) {
+      if (CP_LIKELY(bits != NULL && sh + n <= 64)) {
          ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;
-         ULong* w = &s->last_bits[off >> 6];
+         ULong* w = &bits[(off & (CP_PAGE_ADDRS - 1)) >> 6];
          ULong fresh = mask & ~*w;
          if (CP_LIKELY(fresh == 0)) return 0;
          *w |= fresh;

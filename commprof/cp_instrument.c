@@ -328,6 +328,18 @@ static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
    }
 }
 
+/* With --objects=yes, object access times are exact to the instruction:
+   cp_clock counts the instructions before the current straight-line run,
+   and cp_insn_offset is set to the number of instructions of the run before
+   the one that makes the access (pend_n counts the run, the current one
+   included). */
+static void emit_insn_offset(IRSB* sb, ULong pend_n)
+{
+   ULong before = pend_n ? pend_n - 1 : 0;
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_insn_offset),
+                                  IRExpr_Const(IRConst_U64(before))));
+}
+
 /* Pop the frames whose sp is below limit (an atom), checking inline first. */
 static void emit_unwind_check(IRSB* sb, IRExpr* limit)
 {
@@ -391,7 +403,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    UInt    n_insn_loads = 0;
 
    /* an access of the current instruction: it counts as a memory instruction */
-#define ACCESS(...) do { emit_access(sb, __VA_ARGS__);                       \
+#define ACCESS(...) do { if (cp_clo.objects) emit_insn_offset(sb, pend_n);  \
+                         emit_access(sb, __VA_ARGS__);                       \
                          if (!insn_mem) { insn_mem = True; pend_mem++; } } while (0)
    for (; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];

@@ -474,7 +474,7 @@ static Bool object_at(Addr a, UInt* obj, UInt* inst1)
 
 static void touch(CpObject* o)
 {
-   ULong now = cp_clock + 1;
+   ULong now = cp_clock + cp_insn_offset + 1;
    if (o->first_access == 0) o->first_access = now;
    o->last_access = now;
 }

@@ -123,14 +123,18 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
    for (UInt i = 0; i < s->cap; i++) {
       if (s->slots[i].pn == NO_PAGE) continue;
       used++;
-      CHECK(s->slots[i].bits != NULL, "%s (%s): page without bits", what, ctx);
+      CHECK(s->slots[i].page != NULL, "%s (%s): slot without a page", what, ctx);
       CHECK(u64map_put_new(&seen, s->slots[i].pn, 1), "%s (%s): page 0x%lx twice", what, ctx,
             s->slots[i].pn);
       if (s->slots[i].pn == s->last_pn) {
-         CHECK(s->slots[i].bits == s->last_bits, "%s (%s): cached page has other bits", what, ctx);
+         CHECK(s->slots[i].page == s->last_page, "%s (%s): cached page is another one", what, ctx);
          last_found = 1;
       }
-      for (UInt w = 0; w < CP_PAGE_WORDS; w++) pop += CP_POPCOUNT64(s->slots[i].bits[w]);
+      for (UInt k = 0; k < CP_SUBS; k++) {
+         const ULong* bits = s->slots[i].page->sub[k];
+         if (!bits) continue;
+         for (UInt w = 0; w < CP_PAGE_WORDS; w++) pop += CP_POPCOUNT64(bits[w]);
+      }
    }
    u64map_free(&seen);
    CHECK(used == s->used, "%s (%s): %u pages in the table, used says %u", what, ctx, used, s->used);
@@ -407,7 +411,8 @@ static void case_add_range(uintptr_t unused)
       if (it % 100 == 99) verify_set(&s, &m, "set");
    }
    verify_set(&s, &m, "set");
-   CHECK(s.used > 300, "only %u pages: the table did not grow much", s.used);
+   /* pages hold 64 Ki addresses: a few dozen of them still make the table grow several times */
+   CHECK(s.used > 32, "only %u pages: the table did not grow much", s.used);
    /* n == 0 adds nothing */
    CHECK_EQ(cp_addrset_add_range(&s, 0x12345, 0), 0, "add_range(.., 0)");
    CHECK_EQ(cp_addrset_add_small(&s, 0x12345, 0), 0, "add_small(.., 0)");
