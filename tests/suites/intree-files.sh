@@ -12,8 +12,10 @@
 #  - commprof/docs/cp-manual.xml is well-formed XML, and valid DocBook 4.5
 #    when the DTD is installed (docbook-xml), links to the other chapters of
 #    Valgrind's manual aside (tests/intree/run checks those in tree);
-#  - the chapter has an entry (id="opt.NAME") for every option that
-#    cp_options.c prints in --help, and names every element and attribute of
+#  - the chapter has an entry (id="cpopt.NAME": the prefix keeps the ids
+#    apart from those of the other tools' options in Valgrind's manual, e.g.
+#    callgrind's opt.separate-callers) for every option that cp_options.c
+#    prints in --help, and names every element and attribute of
 #    docs/commprof.rng.
 #
 # Prints PASS/FAIL/SKIP lines and, last, "N passed, N failed"; exits 1 on failure.
@@ -95,7 +97,7 @@ import re, sys
 doc, opts, rng = (open(f, encoding="utf-8").read() for f in sys.argv[1:4])
 usage = opts[opts.find("cp_print_usage"):]
 missing = ["--" + o for o in re.findall(r'^"\s+--([a-z][a-z0-9-]*)', usage, re.M)
-           if 'id="opt.%s"' % o not in doc]
+           if 'id="cpopt.%s"' % o not in doc]
 names = sorted(set(re.findall(r'<(?:element|attribute) name="([^"]+)"', rng)))
 missing += [n for n in names
             if not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(n), doc)]
