@@ -64,6 +64,7 @@ static Named* named;
 static UInt   n_named, named_cap;
 static Addr   named_lo, named_hi;   /* span of all named ranges */
 static void   unname(Addr lo, Addr hi);
+static Bool   written_by_program(CpWriter w, void* arg);
 
 /* ---- allocation paths ---- */
 
@@ -298,12 +299,26 @@ static Bool written_by_program(CpWriter w, void* arg)
    return w != 0 && cp_ctxs[w].node != CP_NODE_ALLOCATOR;
 }
 
+/* Bytes of [lo, lo+len) the program wrote, less those in named ranges
+   (they count for the named objects). */
+static ULong written_outside_named(Addr lo, SizeT len)
+{
+   ULong n = cp_shadow_count_range(&cp_shadow, lo, len, written_by_program, NULL);
+   Addr hi = lo + len;
+   for (UInt i = 0; i < n_named && n; i++) {
+      if (named[i].hi <= lo || hi <= named[i].lo) continue;
+      Addr a = named[i].lo > lo ? named[i].lo : lo;
+      Addr b = named[i].hi < hi ? named[i].hi : hi;
+      n -= cp_shadow_count_range(&cp_shadow, a, b - a, written_by_program, NULL);
+   }
+   return n;
+}
+
 void cp_objects_block_free(UInt inst)
 {
    Instance* in = &insts[inst];
    CpObject* o = cp_objects[in->obj];
-   o->written_bytes += cp_shadow_count_range(&cp_shadow, in->base, in->size,
-                                             written_by_program, NULL);
+   o->written_bytes += written_outside_named(in->base, in->size);
    o->live_bytes -= in->size;
    if (in->size) cp_shadow_set_range(blockmap, in->base, in->size, 0);
    if (n_named) unname(in->base, in->base + in->size);
@@ -342,8 +357,7 @@ void cp_objects_block_shrink(UInt inst, SizeT new_size)
    Instance* in = &insts[inst];
    CpObject* o = cp_objects[in->obj];
    /* the cut-off tail's writes count for the object */
-   o->written_bytes += cp_shadow_count_range(&cp_shadow, in->base + new_size, in->size - new_size,
-                                             written_by_program, NULL);
+   o->written_bytes += written_outside_named(in->base + new_size, in->size - new_size);
    cp_shadow_set_range(blockmap, in->base + new_size, in->size - new_size, 0);
    o->live_bytes -= in->size - new_size;
    in->size = new_size;
@@ -400,6 +414,10 @@ static void unname(Addr lo, Addr hi)
    UInt k = 0;
    for (UInt i = 0; i < n_named; i++) {
       if (named[i].lo < hi && lo < named[i].hi) {
+         /* what was written into the named range stays to its credit */
+         CpObject* o = cp_objects[insts[named[i].inst].obj];
+         o->written_bytes += cp_shadow_count_range(&cp_shadow, named[i].lo, named[i].hi - named[i].lo,
+                                                   written_by_program, NULL);
          insts[named[i].inst].live = False;
          continue;
       }
@@ -423,7 +441,6 @@ void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
    if (!o) o = new_object(CP_OBJ_NAMED, name);
    o->addr = a;
    o->size = size;
-   o->blocks++;
    o->total_bytes += size;
    if (n_named == named_cap) {
       named_cap = named_cap ? named_cap * 2 : 16;
@@ -479,11 +496,18 @@ static void touch(CpObject* o)
    o->last_access = now;
 }
 
-static void region_bytes(CpObject* o, CpNode* n, SizeT sz, Bool load)
+static void region_bytes(CpObject* o, CpNode* n, Addr a, SizeT sz, Bool load)
 {
-   if (o->kind == CP_OBJ_HEAP) {
+   UInt kind = o->kind;
+   if (kind == CP_OBJ_NAMED) {
+      /* a named range counts as the memory it lies in */
+      CpWriter v = cp_shadow_get(blockmap, a);
+      if (v && !(v & CP_STACK_TAG)) kind = CP_OBJ_HEAP;
+      else if (have_exe_syms && a - exe_lo < exe_hi - exe_lo) kind = CP_OBJ_STATIC;
+   }
+   if (kind == CP_OBJ_HEAP) {
       if (load) n->heap_bytes_read += sz; else n->heap_bytes_written += sz;
-   } else if (o->kind == CP_OBJ_STATIC || o->kind == CP_OBJ_SECTION) {
+   } else if (kind == CP_OBJ_STATIC || kind == CP_OBJ_SECTION) {
       if (load) n->global_bytes_read += sz; else n->global_bytes_written += sz;
    }
 }
@@ -561,7 +585,7 @@ void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
    o->read_bytes += sz;
    if (cp_percall_active) cp_percall_object(obj, a, sz, False);
    touch(o);
-   region_bytes(o, n, sz, True);
+   region_bytes(o, n, a, sz, True);
    if (!o->selected) return;
    UInt oc = obj_consumer(c, obj);
    /* the flows, by runs of bytes with one producer */
@@ -586,7 +610,7 @@ void cp_objects_store(Addr a, SizeT sz, CpNode* n)
    o->write_bytes += sz;
    if (cp_percall_active) cp_percall_object(obj, a, sz, True);
    touch(o);
-   region_bytes(o, n, sz, False);
+   region_bytes(o, n, a, sz, False);
 }
 
 /* ------------------------------ reports ------------------------------- */
@@ -598,7 +622,10 @@ void cp_objects_sync(void)
    for (UInt i = 0; i < cp_n_objects; i++) cp_objects[i]->written_report = cp_objects[i]->written_bytes;
    for (UInt i = 0; i < n_insts; i++) {
       if (!insts[i].live) continue;
+      const CpObject* o = cp_objects[insts[i].obj];
       cp_objects[insts[i].obj]->written_report +=
-         cp_shadow_count_range(&cp_shadow, insts[i].base, insts[i].size, written_by_program, NULL);
+         o->kind == CP_OBJ_NAMED
+         ? cp_shadow_count_range(&cp_shadow, insts[i].base, insts[i].size, written_by_program, NULL)
+         : written_outside_named(insts[i].base, insts[i].size);
    }
 }
