@@ -13,8 +13,10 @@ static inline UInt page_hash(Addr pn)
 
 void cp_addrset_init(CpAddrSet* s)
 {
-   s->last_pn = NO_PAGE;
-   s->last_page = NULL;
+   for (UInt i = 0; i < CP_PCACHE; i++) {
+      s->cache_pn[i] = NO_PAGE;
+      s->cache_page[i] = NULL;
+   }
    s->slots = NULL;
    s->cap = s->used = 0;
    s->count = 0;
@@ -53,7 +55,8 @@ static void insert_nogrow(CpAddrSet* s, Addr pn, CpBigPage* page)
 
 CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
 {
-   if (pn == s->last_pn) return s->last_page;
+   UInt ci = (UInt)(pn & (CP_PCACHE - 1));
+   if (pn == s->cache_pn[ci]) return s->cache_page[ci];
    CpPageSlot* sl = find_slot(s, pn);
    CpBigPage* page;
    if (sl) {
@@ -73,8 +76,8 @@ CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
       insert_nogrow(s, pn, page);
       s->used++;
    }
-   s->last_pn = pn;
-   s->last_page = page;
+   s->cache_pn[ci] = pn;
+   s->cache_page[ci] = page;
    return page;
 }
 
@@ -121,9 +124,10 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
 Bool cp_addrset_contains(const CpAddrSet* s, Addr a)
 {
    Addr pn = a >> CP_BIG_BITS;
+   UInt ci = (UInt)(pn & (CP_PCACHE - 1));
    const CpBigPage* page;
-   if (pn == s->last_pn) {
-      page = s->last_page;
+   if (pn == s->cache_pn[ci]) {
+      page = s->cache_page[ci];
    } else {
       CpPageSlot* sl = find_slot(s, pn);
       if (!sl) return False;

@@ -36,9 +36,11 @@
 typedef struct { ULong* sub[CP_SUBS]; } CpBigPage;
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
+#define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
+
 typedef struct {
-   Addr        last_pn;     /* page number cached in last_page, or (Addr)-1 */
-   CpBigPage*  last_page;
+   Addr        cache_pn[CP_PCACHE];    /* page numbers cached, or (Addr)-1 */
+   CpBigPage*  cache_page[CP_PCACHE];
    CpPageSlot* slots;       /* open addressing; pn == (Addr)-1 is empty */
    UInt        cap;         /* power of two, or 0 */
    UInt        used;
@@ -60,9 +62,10 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
 static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
 {
    Addr pn = a >> CP_BIG_BITS;
-   if (CP_LIKELY(pn == s->last_pn)) {
+   UInt ci = (UInt)(pn & (CP_PCACHE - 1));
+   if (CP_LIKELY(pn == s->cache_pn[ci])) {
       UInt off = (UInt)(a & (((Addr)1 << CP_BIG_BITS) - 1));
-      ULong* bits = s->last_page->sub[off >> CP_PAGE_BITS];
+      ULong* bits = s->cache_page[ci]->sub[off >> CP_PAGE_BITS];
       UInt sh = off & 63;
       if (CP_LIKELY(bits != NULL && sh + n <= 64)) {
          ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;

@@ -108,7 +108,8 @@ static char ctx[256];           /* what is being checked, for messages */
 static ULong verify_set_internal(const CpAddrSet* s, const char* what)
 {
    if (s->cap == 0) {
-      CHECK(s->used == 0 && s->count == 0 && s->last_pn == NO_PAGE,
+      CHECK(s->used == 0 && s->count == 0 && s->cache_pn[0] == NO_PAGE && s->cache_pn[1] == NO_PAGE
+            && s->cache_pn[2] == NO_PAGE && s->cache_pn[3] == NO_PAGE,
             "%s (%s): empty table but used %u, count %llu", what, ctx, s->used,
             (unsigned long long)s->count);
       return 0;
@@ -119,17 +120,21 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
    U64Map seen = { 0 };
    ULong pop = 0;
    UInt used = 0;
-   int last_found = (s->last_pn == NO_PAGE);
+   int found[CP_PCACHE];
+   for (UInt c = 0; c < CP_PCACHE; c++) found[c] = s->cache_pn[c] == NO_PAGE;
    for (UInt i = 0; i < s->cap; i++) {
       if (s->slots[i].pn == NO_PAGE) continue;
       used++;
       CHECK(s->slots[i].page != NULL, "%s (%s): slot without a page", what, ctx);
       CHECK(u64map_put_new(&seen, s->slots[i].pn, 1), "%s (%s): page 0x%lx twice", what, ctx,
             s->slots[i].pn);
-      if (s->slots[i].pn == s->last_pn) {
-         CHECK(s->slots[i].page == s->last_page, "%s (%s): cached page is another one", what, ctx);
-         last_found = 1;
-      }
+      for (UInt c = 0; c < CP_PCACHE; c++)
+         if (s->slots[i].pn == s->cache_pn[c]) {
+            CHECK(c == (s->slots[i].pn & (CP_PCACHE - 1)), "%s (%s): page cached in the wrong entry",
+                  what, ctx);
+            CHECK(s->slots[i].page == s->cache_page[c], "%s (%s): cached page is another one", what, ctx);
+            found[c] = 1;
+         }
       for (UInt k = 0; k < CP_SUBS; k++) {
          const ULong* bits = s->slots[i].page->sub[k];
          if (!bits) continue;
@@ -138,7 +143,8 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
    }
    u64map_free(&seen);
    CHECK(used == s->used, "%s (%s): %u pages in the table, used says %u", what, ctx, used, s->used);
-   CHECK(last_found, "%s (%s): cached page 0x%lx not in the table", what, ctx, s->last_pn);
+   for (UInt c = 0; c < CP_PCACHE; c++)
+      CHECK(found[c], "%s (%s): cached page 0x%lx not in the table", what, ctx, s->cache_pn[c]);
    CHECK(pop == s->count, "%s (%s): pages hold %llu addresses, count says %llu", what, ctx,
          (unsigned long long)pop, (unsigned long long)s->count);
    return pop;
