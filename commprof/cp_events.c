@@ -13,6 +13,10 @@
 #include "cp_edges.h"
 #include "cp_callstack.h"
 #include "cp_output.h"
+#include "cp_objects.h"
+#include "cp_timeline.h"
+#include "cp_percall.h"
+#include "cp_options.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_aspacemgr.h"
 
@@ -199,6 +203,9 @@ static void atfork_child(ThreadId tid)
    cp_threads_after_fork(tid);
    cp_edges_reset(&cp_edges);
    cp_nodes_reset_counters();
+   if (cp_clo.objects) cp_objects_after_fork();
+   cp_timeline_reset();
+   if (cp_clo.per_call) cp_percall_after_fork();
    cp_output_forked();
 }
 

@@ -629,3 +629,20 @@ void cp_objects_sync(void)
          : written_outside_named(insts[i].base, insts[i].size);
    }
 }
+
+void cp_objects_after_fork(void)
+{
+   /* the child counts what it does; the blocks it inherited stay live */
+   cp_edges_reset(&cp_flows);
+   for (UInt i = 0; i < cp_n_objects; i++) {
+      CpObject* o = cp_objects[i];
+      o->blocks = 0;
+      o->total_bytes = 0;
+      o->peak_bytes = o->live_bytes;
+      o->reads = o->read_bytes = o->writes = o->write_bytes = 0;
+      o->written_bytes = o->prod_bytes = 0;
+      o->first_access = o->last_access = 0;
+   }
+   for (UInt i = 0; i < n_insts; i++)
+      if (insts[i].prod_bits) VG_(memset)(insts[i].prod_bits, 0, (insts[i].size + 7) / 8 + 1);
+}

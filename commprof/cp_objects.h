@@ -74,6 +74,9 @@ void cp_objects_thread_gone(Addr lo, Addr hi);
 void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n);
 void cp_objects_store(Addr a, SizeT sz, CpNode* n);
 
+/* In a forked child: start counting afresh. */
+void cp_objects_after_fork(void);
+
 /* Before a report: bring written_bytes of live blocks and statics up to date. */
 void cp_objects_sync(void);
 

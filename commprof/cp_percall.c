@@ -250,3 +250,18 @@ ULong cp_percall_dropped(void)
 {
    return dropped;
 }
+
+void cp_percall_after_fork(void)
+{
+   for (UInt i = 0; i < n_recs; i++) {
+      VG_(free)(recs[i].path);
+      VG_(free)(recs[i].producers);
+      VG_(free)(recs[i].objects);
+   }
+   n_recs = 0;
+   dropped = 0;
+   if (rec_index) {
+      VG_(HT_destruct)(rec_index, VG_(free));
+      rec_index = VG_(HT_construct)("cp.pc.index");
+   }
+}

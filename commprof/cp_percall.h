@@ -47,6 +47,9 @@ void cp_percall_switch(UInt thread);
 void cp_percall_load(UInt producer_node, SizeT n);
 void cp_percall_object(UInt object, Addr a, SizeT n, Bool is_write);
 
+/* In a forked child: only its own calls. */
+void cp_percall_after_fork(void);
+
 /* Records for a report (the calls that have returned). */
 const CpPcRecord* cp_percall_records(UInt* n);
 ULong cp_percall_dropped(void);
