@@ -209,6 +209,20 @@ CpThread* cp_thread_by_lwp(Int lwpid)
    return NULL;
 }
 
+void cp_thread_learn_lwp(ThreadId parent, Int lwpid)
+{
+   /* the newest thread created by parent whose kernel id is not known */
+   CpThread* p = by_tid[parent];
+   if (!p) return;
+   for (UInt i = cp_n_threads; i-- > 1; ) {
+      CpThread* t = cp_threads[i];
+      if (t->alive && t->parent == p->index && t->lwpid == 0) {
+         t->lwpid = lwpid;
+         return;
+      }
+   }
+}
+
 void cp_thread_set_name(CpThread* t, const HChar* name, SizeT max_len)
 {
    SizeT n = 0;

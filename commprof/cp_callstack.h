@@ -81,6 +81,8 @@ void cp_threads_sync_clock(void);
 /* The live thread whose kernel thread id is lwpid, or NULL. */
 CpThread* cp_thread_by_lwp(Int lwpid);
 void cp_thread_set_name(CpThread* t, const HChar* name, SizeT max_len);
+/* clone returned lwpid in parent: the kernel id of its newest thread. */
+void cp_thread_learn_lwp(ThreadId parent, Int lwpid);
 void cp_thread_exited(ThreadId tid);
 CpThread* cp_thread_of(ThreadId tid);
 /* Make tid the running thread if it is not. */

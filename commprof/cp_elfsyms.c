@@ -39,6 +39,7 @@ typedef struct {
 #define SHF_WRITE    0x1
 #define SHF_ALLOC    0x2
 #define SHF_EXECINSTR 0x4
+#define SHF_TLS      0x400
 #define STT_OBJECT   1
 #define STT_FUNC     2
 #define STT_TLS      6
@@ -107,7 +108,10 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
    /* allocated, writable or read-only data sections (not code) */
    out->sections = VG_(malloc)("cp.elf.secs", eh.e_shnum * sizeof(CpElfSection));
    for (UInt i = 0; i < eh.e_shnum; i++) {
-      if (!(sh[i].sh_flags & SHF_ALLOC) || (sh[i].sh_flags & SHF_EXECINSTR) || sh[i].sh_size == 0)
+      /* thread-local sections (.tdata, .tbss) are templates: their addresses
+         overlap the sections after them */
+      if (!(sh[i].sh_flags & SHF_ALLOC) || (sh[i].sh_flags & (SHF_EXECINSTR | SHF_TLS))
+          || sh[i].sh_size == 0)
          continue;
       CpElfSection* s = &out->sections[out->n_sections++];
       s->name = copy_str(shstr, shstr_sz, sh[i].sh_name);
@@ -190,6 +194,16 @@ const CpElfSym* cp_elf_find_sym(const CpElfSyms* s, Addr a)
    if (lo == 0) return NULL;
    const CpElfSym* c = &s->syms[lo - 1];
    return a - c->addr < c->size ? c : NULL;
+}
+
+const CpElfSym* cp_elf_next_sym(const CpElfSyms* s, Addr a)
+{
+   UInt lo = 0, hi = s->n_syms;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (s->syms[mid].addr <= a) lo = mid + 1; else hi = mid;
+   }
+   return lo < s->n_syms ? &s->syms[lo] : NULL;
 }
 
 const HChar* cp_elf_func_name_at(const CpElfSyms* s, Addr a)

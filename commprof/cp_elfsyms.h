@@ -21,6 +21,8 @@ typedef struct {
 Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out);
 /* The symbol whose [addr, addr+size) holds a, or NULL. */
 const CpElfSym*     cp_elf_find_sym(const CpElfSyms* s, Addr a);
+/* The first symbol starting above a, or NULL. */
+const CpElfSym*     cp_elf_next_sym(const CpElfSyms* s, Addr a);
 /* The name of the function symbol at exactly a, or NULL. */
 const HChar*        cp_elf_func_name_at(const CpElfSyms* s, Addr a);
 /* The section holding a, or NULL. */

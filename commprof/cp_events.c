@@ -17,6 +17,7 @@
 #include "cp_timeline.h"
 #include "cp_percall.h"
 #include "cp_options.h"
+#include "cp_instrument.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_aspacemgr.h"
 
@@ -116,8 +117,9 @@ static void name_thread_from_syscall(ThreadId tid, UInt sysno, UWord* args)
 {
    HChar buf[256];
    if (sysno == __NR_prctl && args[0] == VKI_PR_SET_NAME) {
-      if (cp_copy_client_string(args[1], buf, 17))
-         cp_thread_set_name(cp_thread_of(tid), buf, 16);
+      /* the kernel keeps 15 bytes (TASK_COMM_LEN less the NUL) */
+      if (cp_copy_client_string(args[1], buf, 16))
+         cp_thread_set_name(cp_thread_of(tid), buf, 15);
    } else if (sysno == __NR_open || sysno == __NR_openat) {
       Addr path = sysno == __NR_open ? args[0] : args[1];
       if (cp_copy_client_string(path, buf, sizeof(buf)))
@@ -126,7 +128,7 @@ static void name_thread_from_syscall(ThreadId tid, UInt sysno, UWord* args)
       for (UInt i = 0; i < n_comm_fds; i++) {
          if (comm_fds[i].fd != (Int)args[0]) continue;
          CpThread* t = cp_thread_by_lwp(comm_fds[i].lwp);
-         SizeT n = args[2] < 16 ? args[2] : 16;
+         SizeT n = args[2] < 15 ? args[2] : 15;
          if (t && VG_(am_is_valid_for_client)(args[1], n, VKI_PROT_READ)) {
             VG_(memcpy)(buf, (const HChar*)args[1], n);
             buf[n] = 0;
@@ -166,6 +168,10 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysR
    if (tid >= VG_N_THREADS) return;
    cur_syscall[tid] = -1;
    if (sysno == __NR_open || sysno == __NR_openat) opened_file(tid, res);
+   /* the parent learns its new thread's kernel id, before the thread has run
+      (another thread may name it at once) */
+   if ((sysno == __NR_clone || sysno == __NR_clone3) && !sr_isError(res) && sr_Res(res) > 0)
+      cp_thread_learn_lwp(tid, (Int)sr_Res(res));
 }
 
 /* ---- threads and signals ---- */
@@ -182,6 +188,12 @@ static void thread_exited(ThreadId tid)
 
 static void start_client_code(ThreadId tid, ULong blocks)
 {
+   static Bool started;
+   if (!started) {
+      /* the objects of the startup segments are known now, before ld.so runs */
+      started = True;
+      cp_instrument_find_main_exe();
+   }
    cp_thread_switch(tid);
 }
 

@@ -66,6 +66,14 @@ static Bool stat_exe(const HChar* exe, struct vg_stat* st)
    return False;
 }
 
+static Bool object_is_node(const DebugInfo* di);
+
+void cp_instrument_find_main_exe(void)
+{
+   for (const DebugInfo* di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
+      (void)object_is_node(di);
+}
+
 void cp_instrument_init(void)
 {
    struct vg_stat st;
@@ -292,7 +300,7 @@ void cp_instrument_need(UInt what)
    slice that has ended is closed. */
 static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
 {
-   if (n == 0) return;
+   if (n == 0 && mem == 0) return;
    IRExpr* nn = IRExpr_Const(IRConst_U64(n));
    IRExpr* mm = IRExpr_Const(IRConst_U64(mem));
    if (need & CP_NEED_COLLECT) {
@@ -317,8 +325,9 @@ static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
    } else {
       base = load64(sb, &cp_cur_node);
    }
-   emit_add64(sb, base, offsetof(CpNode, instrs), nn);
+   if (n) emit_add64(sb, base, offsetof(CpNode, instrs), nn);
    if (mem) emit_add64(sb, base, offsetof(CpNode, mem_instrs), mm);
+   if (n == 0) return;
    emit_add64(sb, mkIRExpr_HWord((HWord)&cp_clock), 0, nn);
    if (need & CP_NEED_SLICES) {
       IRExpr* clk = load64(sb, &cp_clock);
@@ -418,7 +427,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          node = resolve(ia, &is_entry);
          n_insn_loads = 0;
          insn_mem = False;
-         if (pend_n && (node != pend_node || is_entry)) {
+         if ((pend_n || pend_mem) && (node != pend_node || is_entry)) {
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
@@ -544,7 +553,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 
       case Ist_Exit:
          /* every instruction so far has executed if this exit is taken */
-         if (pend_n) {
+         if (pend_n || pend_mem) {
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
@@ -558,7 +567,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    }
 
 #undef ACCESS
-   if (pend_n) emit_icount(sb, pend_node, pend_n, pend_mem);
+   if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
 
    if (sbIn->jumpkind == Ijk_Ret) {
       /* the frames of the functions returned from are now above sp */

@@ -6,6 +6,9 @@
 #include "pub_tool_tooliface.h"
 
 void  cp_instrument_init(void);
+/* Classify the objects loaded at start-up (the main executable among them)
+   before the client's first instruction. */
+void  cp_instrument_find_main_exe(void);
 
 /* Features the generated code must support; see cp_instrument_need. */
 #define CP_NEED_COLLECT  1u   /* collection switched on and off */

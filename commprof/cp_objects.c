@@ -55,7 +55,7 @@ static Bool      have_exe_syms;
 static HChar*    exe_path;
 static Addr      exe_lo, exe_hi;      /* span of its data sections */
 static UInt*     sym_inst;            /* by symbol index: instance + 1, 0 = none yet */
-static UInt*     sect_obj;            /* by section index: object id + 1, 0 = none yet */
+static UInt*     sect_inst;           /* by section index: instance + 1, 0 = none yet */
 
 /* ---- ranges named by COMMPROF_NAME_OBJECT, by address ---- */
 
@@ -158,15 +158,15 @@ void cp_objects_main_exe(const HChar* path, Addr bias)
       if (s->addr + s->size > exe_hi) exe_hi = s->addr + s->size;
    }
    sym_inst = VG_(calloc)("cp.obj.syminst", exe_syms.n_syms + 1, sizeof(UInt));
-   sect_obj = VG_(calloc)("cp.obj.sectobj", exe_syms.n_sections + 1, sizeof(UInt));
+   sect_inst = VG_(calloc)("cp.obj.sectinst", exe_syms.n_sections + 1, sizeof(UInt));
 }
 
-/* Instance of the static holding a, or (via *obj_out) the section object;
-   returns the instance + 1, or 0 with *obj_out set (or -1 if none). */
-static UInt static_at(Addr a, Int* obj_out)
+/* Instance + 1 of the static holding a, or of the section holding a when
+   no symbol does; 0 if neither.  *sym_out tells which. */
+static UInt static_at(Addr a, Bool* sym_out)
 {
-   *obj_out = -1;
    const CpElfSym* sym = cp_elf_find_sym(&exe_syms, a);
+   *sym_out = sym != NULL;
    if (sym) {
       UInt si = (UInt)(sym - exe_syms.syms);
       if (sym_inst[si] == 0) {
@@ -180,20 +180,21 @@ static UInt static_at(Addr a, Int* obj_out)
       return sym_inst[si];
    }
    const CpElfSection* sec = cp_elf_find_section(&exe_syms, a);
-   if (sec) {
-      UInt si = (UInt)(sec - exe_syms.sections);
-      if (sect_obj[si] == 0) {
-         CpObject* o = new_object(CP_OBJ_SECTION, sec->name);
-         VG_(free)(o->elf);
-         o->elf = VG_(strdup)("cp.obj.elf", exe_path);
-         o->addr = sec->addr;
-         o->size = sec->size;
-         sect_obj[si] = o->id + 1;
-      }
-      *obj_out = (Int)sect_obj[si] - 1;
+   if (!sec) return 0;
+   UInt si = (UInt)(sec - exe_syms.sections);
+   if (sect_inst[si] == 0) {
+      CpObject* o = new_object(CP_OBJ_SECTION, sec->name);
+      VG_(free)(o->elf);
+      o->elf = VG_(strdup)("cp.obj.elf", exe_path);
+      o->addr = sec->addr;
+      o->size = sec->size;
+      sect_inst[si] = new_instance(o->id, sec->addr, sec->size) + 1;
    }
-   return 0;
+   return sect_inst[si];
 }
+
+/* Bytes of [lo, lo+len) the program wrote that lie in symbols. */
+static ULong written_in_symbols(Addr lo, SizeT len);
 
 /* ------------------------------ heap ---------------------------------- */
 
@@ -359,6 +360,8 @@ void cp_objects_block_shrink(UInt inst, SizeT new_size)
    /* the cut-off tail's writes count for the object */
    o->written_bytes += written_outside_named(in->base + new_size, in->size - new_size);
    cp_shadow_set_range(blockmap, in->base + new_size, in->size - new_size, 0);
+   if (in->prod_bits)      /* offsets past the new end are new memory if it grows again */
+      for (SizeT b = new_size; b < in->size; b++) in->prod_bits[b >> 3] &= (UChar)~(1u << (b & 7));
    o->live_bytes -= in->size - new_size;
    in->size = new_size;
    o->size = new_size;
@@ -466,26 +469,46 @@ static const Named* named_at(Addr a)
 
 /* --------------------------- the access path ------------------------- */
 
-/* Object (and instance + 1, or 0) holding a; False if none. */
-static Bool object_at(Addr a, UInt* obj, UInt* inst1)
+/* Object (and instance + 1, or 0) holding a, and in *end the end of the
+   extent of that object a lies in; False if none (then *end is a + 1). */
+static Bool object_at(Addr a, UInt* obj, UInt* inst1, Addr* end)
 {
    *inst1 = 0;
+   *end = a + 1;
    if (n_named && a - named_lo < named_hi - named_lo) {
       const Named* nm = named_at(a);
-      if (nm) { *inst1 = nm->inst + 1; *obj = insts[nm->inst].obj; return True; }
+      if (nm) {
+         *inst1 = nm->inst + 1;
+         *obj = insts[nm->inst].obj;
+         *end = nm->hi;
+         return True;
+      }
    }
    if (a - exe_lo < exe_hi - exe_lo && have_exe_syms) {
-      Int so;
-      UInt i1 = static_at(a, &so);
-      if (i1) { *inst1 = i1; *obj = insts[i1 - 1].obj; return True; }
-      if (so >= 0) { *obj = (UInt)so; return True; }
-      return False;
+      Bool is_sym;
+      UInt i1 = static_at(a, &is_sym);
+      if (!i1) return False;
+      *inst1 = i1;
+      *obj = insts[i1 - 1].obj;
+      *end = insts[i1 - 1].base + insts[i1 - 1].size;
+      if (!is_sym) {
+         /* section data outside any symbol: up to the next symbol */
+         const CpElfSym* next = cp_elf_next_sym(&exe_syms, a);
+         if (next && next->addr < *end) *end = next->addr;
+      }
+      return True;
    }
    CpWriter v = cp_shadow_get(blockmap, a);
    if (v == 0) return False;
-   if (v & CP_STACK_TAG) { *obj = v & ~CP_STACK_TAG; return True; }
+   if (v & CP_STACK_TAG) {
+      const CpObject* o = cp_objects[v & ~CP_STACK_TAG];
+      *obj = o->id;
+      *end = o->addr + o->size;
+      return True;
+   }
    *inst1 = v;
    *obj = insts[v - 1].obj;
+   *end = insts[v - 1].base + insts[v - 1].size;
    return True;
 }
 
@@ -576,10 +599,9 @@ static void mark_produced(Instance* in, CpObject* o, Addr a, SizeT len)
    }
 }
 
-void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
+/* The part [a, a+sz) of a load that lies in one object. */
+static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
 {
-   UInt obj, inst1;
-   if (!object_at(a, &obj, &inst1)) return;
    CpObject* o = cp_objects[obj];
    o->reads++;
    o->read_bytes += sz;
@@ -601,16 +623,42 @@ void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
    }
 }
 
-void cp_objects_store(Addr a, SizeT sz, CpNode* n)
+static void store_part(Addr a, SizeT sz, CpNode* n, UInt obj)
 {
-   UInt obj, inst1;
-   if (!object_at(a, &obj, &inst1)) return;
    CpObject* o = cp_objects[obj];
    o->writes++;
    o->write_bytes += sz;
    if (cp_percall_active) cp_percall_object(obj, a, sz, True);
    touch(o);
    region_bytes(o, n, a, sz, False);
+}
+
+/* An access that spans several objects is an access to each of them, with
+   the bytes that lie in it. */
+void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
+{
+   Addr end = a + sz;
+   while (a < end) {
+      UInt obj, inst1;
+      Addr e;
+      Bool found = object_at(a, &obj, &inst1, &e);
+      if (e > end || e <= a) e = end;
+      if (found) load_part(a, e - a, c, n, obj, inst1);
+      a = e;
+   }
+}
+
+void cp_objects_store(Addr a, SizeT sz, CpNode* n)
+{
+   Addr end = a + sz;
+   while (a < end) {
+      UInt obj, inst1;
+      Addr e;
+      Bool found = object_at(a, &obj, &inst1, &e);
+      if (e > end || e <= a) e = end;
+      if (found) store_part(a, e - a, n, obj);
+      a = e;
+   }
 }
 
 /* ------------------------------ reports ------------------------------- */
@@ -623,11 +671,27 @@ void cp_objects_sync(void)
    for (UInt i = 0; i < n_insts; i++) {
       if (!insts[i].live) continue;
       const CpObject* o = cp_objects[insts[i].obj];
-      cp_objects[insts[i].obj]->written_report +=
-         o->kind == CP_OBJ_NAMED
-         ? cp_shadow_count_range(&cp_shadow, insts[i].base, insts[i].size, written_by_program, NULL)
-         : written_outside_named(insts[i].base, insts[i].size);
+      ULong w;
+      if (o->kind == CP_OBJ_NAMED)
+         w = cp_shadow_count_range(&cp_shadow, insts[i].base, insts[i].size, written_by_program, NULL);
+      else if (o->kind == CP_OBJ_SECTION)   /* the symbols in it count for themselves */
+         w = written_outside_named(insts[i].base, insts[i].size)
+             - written_in_symbols(insts[i].base, insts[i].size);
+      else
+         w = written_outside_named(insts[i].base, insts[i].size);
+      cp_objects[insts[i].obj]->written_report += w;
    }
+}
+
+static ULong written_in_symbols(Addr lo, SizeT len)
+{
+   ULong n = 0;
+   for (const CpElfSym* sym = cp_elf_next_sym(&exe_syms, lo - 1);
+        sym && sym < exe_syms.syms + exe_syms.n_syms && sym->addr < lo + len; sym++) {
+      Addr b = sym->addr + sym->size < lo + len ? sym->addr + sym->size : lo + len;
+      n += written_outside_named(sym->addr, b - sym->addr);
+   }
+   return n;
 }
 
 void cp_objects_after_fork(void)
