@@ -281,7 +281,16 @@ UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
    UInt n = VG_(get_StackTrace)(tid, ips, cp_clo.alloc_depth + 1, NULL, NULL, 0);
    UInt ids[CP_MAX_ALLOC_DEPTH];
    UInt k = 0;
-   for (UInt i = 1; i < n; i++) ids[k++] = intern_frame(ips[i]);
+   DiEpoch ep = VG_(current_DiEpoch)();
+   for (UInt i = 1; i < n; i++) {
+      /* the unwinder may run past the outermost frame: no code there */
+      if (!VG_(find_DebugInfo)(ep, ips[i] - 1)) break;
+      ids[k++] = intern_frame(ips[i]);
+      /* nothing above the code below main is part of the path */
+      if (VG_(get_fnname_kind)(frames[ids[k - 1]].fn) == Vg_FnNameBelowMain
+          || VG_(strcmp)(frames[ids[k - 1]].fn, "(below main)") == 0)
+         break;
+   }
    CpObject* o = cp_objects[object_for_path(ids, k)];
    o->blocks++;
    o->total_bytes += size;

@@ -355,6 +355,17 @@ def run_checks(vgtest, testdir, name, tool, t, env, opts, details):
         ok &= compare(testdir, name, "stderr", actual, stderr_exps, details)
 
     if "post" in t:
+        # vg_regtest redirects the output of the post command with "POST >
+        # file": a list of commands must be one group, or in tree only the
+        # last one is compared
+        if re.search(r"&&|\|\||;", t["post"]) and not t["post"].lstrip().startswith("("):
+            details.append("post: wrap a list of commands in parentheses (vg_regtest "
+                           "compares only the last one's output): %s" % t["post"])
+            return False
+        for key in ("vgopts", "args", "prog"):
+            if "%" in " ".join(t.get(key, []) if isinstance(t.get(key), list) else [str(t.get(key, ""))]):
+                details.append("%s: vg_regtest cannot run a test with a %% there" % key)
+                return False
         prc, pout, perr = sh(t["post"], testdir, timeout=opts.timeout, env=env)
         if prc != 0:
             details.append("post command exited with %s: %s" % (prc, t["post"]))

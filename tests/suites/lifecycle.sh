@@ -586,6 +586,21 @@ check dump-exit-valid bash -c 'xmllint --noout --relaxng "$1" "$2" && python3 "$
 check dump-exit-reason cpcheck expect "$d/dump.xml" reason exit
 check dump-exit-edges bash -c 'python3 "$1" edge "$2" produce consume 1024 && python3 "$1" edge "$2" later_produce later_consume 256' _ "$T/cpcheck.py" "$d/dump.xml"
 notmp dump-no-tmp dump
+
+# %n numbers the writes of a process: the request's file is .1, the exit's .2
+d=$T/dumpn
+mkdir -p "$d"
+(cd "$d" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
+    --commprof-xml-file=dn.%n.xml --commprof-out-file=dn.%n.cg ../lc dump none.xml none.cg >out 2>err)
+rc=$?
+rm -f "$d"/snap.*      # the client's copies of none.xml: nothing
+if ((rc == 0)) && [[ -s $d/dn.1.xml && -s $d/dn.2.xml && -s $d/dn.1.cg && -s $d/dn.2.cg && ! -e $d/dn.3.xml ]]; then
+    pass dump-percent-n-files
+    check dump-percent-n-first cpcheck expect "$d/dn.1.xml" reason request
+    check dump-percent-n-second cpcheck expect "$d/dn.2.xml" reason exit
+else
+    fail dump-percent-n-files "exit status $rc, files: $(ls -A "$d" | tr '\n' ' ')"
+fi
 # natively, the request is a no-op
 mkdir -p "$T/native"
 if out=$(cd "$T/native" && ../lc dump /dev/null /dev/null 2>&1) && [[ $out == *"later 4032"* ]]; then
