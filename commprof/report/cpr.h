@@ -2,7 +2,8 @@
  *
  * Modules: xmlread.c (streaming reader + validation), model.c (profile data,
  * lookups, selection helpers), util.c (numbers, output, errors), tables.c
- * (summary), graph.c (Graphviz), matrix.c, diff.c, merge.c, partition.c,
+ * (summary), graph.c (Graphviz), matrix.c (matrix and timeline: SVG written
+ * by hand), diff.c, merge.c, partition.c,
  * main.c (command line).  The RelaxNG schema is embedded by the build as
  * cpr_schema_rng[] (schema-rng.c, generated from docs/commprof.rng). */
 
@@ -88,9 +89,12 @@ void cpr_csv_field(FILE* f, const char* s);
 
 /* ---- the profile --------------------------------------------------------- */
 
+enum { CPR_KIND_FUNCTION = 0, CPR_KIND_SPECIAL = 1, CPR_KIND_REGION = 2 };
+
 typedef struct {
     uint32_t id;   /* id in the file */
     int special;   /* kind="special" */
+    int kind;      /* CPR_KIND_*: special is kind == CPR_KIND_SPECIAL */
     char* name;
     char* object;
     char* file;
@@ -102,12 +106,118 @@ typedef struct {
     uint64_t mem_instructions, loads, stores, stack_loads, stack_stores, stack_bytes_read, stack_bytes_written;
     int has_objects; /* the four below are present (--objects=yes) */
     uint64_t heap_bytes_read, heap_bytes_written, global_bytes_read, global_bytes_written;
+    /* --separate-callers: base function and callers (ids in the file; resolved
+     * to indices by the loader at </functions>) */
+    int has_base;
+    uint32_t base_id;
+    size_t base;       /* index of the base function */
+    uint32_t* callers; /* ids, innermost first */
+    size_t ncallers;
 } cpr_func;
 
 typedef struct {
     size_t p, c; /* indices into funcs */
     uint64_t bytes, unma, accesses;
+    uint64_t first_read; /* with --first-read=yes (profile's has_first_read) */
 } cpr_edge;
+
+/* ---- data objects (--objects=yes) ---------------------------------------- */
+
+enum { CPR_OBJ_HEAP, CPR_OBJ_STATIC, CPR_OBJ_SECTION, CPR_OBJ_STACK, CPR_OBJ_NAMED };
+extern const char* const cpr_object_kinds[]; /* "heap", "static", ... */
+
+typedef struct {
+    char *function, *file;
+    uint32_t line;
+} cpr_frame;
+
+typedef struct {
+    uint32_t id;
+    int kind; /* CPR_OBJ_* */
+    char *name, *elf;
+    uint64_t size, blocks, total_bytes, peak_bytes, reads, read_bytes, writes, write_bytes;
+    int has_pct; /* written-bytes, prod-bytes, alloc-pct, prod-pct present */
+    uint64_t written_bytes, prod_bytes;
+    uint32_t alloc_pct10, prod_pct10; /* percent x 10 ("12.5" = 125) */
+    int has_thread;
+    uint32_t thread;
+    uint64_t first_access, last_access;
+    cpr_frame* frames;
+    size_t nframes;
+} cpr_object;
+
+typedef struct {
+    size_t p, o, c; /* function, object, function indices */
+    uint64_t bytes, unma;
+} cpr_flow;
+
+/* ---- phases (COMMPROF_PHASE) ---------------------------------------------- */
+
+typedef struct {
+    uint32_t id;
+    char* name;
+    uint64_t start;
+} cpr_phase;
+
+typedef struct {
+    size_t p, c;     /* function indices */
+    uint32_t pp, cp; /* phase ids */
+    uint64_t bytes, unma;
+} cpr_pedge;
+
+/* ---- time slices (--time-slice) ------------------------------------------- */
+
+typedef struct {
+    size_t f; /* function index */
+    uint64_t instructions, bytes_read, bytes_written, in_bytes;
+} cpr_srec;
+
+typedef struct {
+    uint32_t i;       /* slice index */
+    size_t first, n;  /* its records: recs[first .. first + n) */
+} cpr_slice;
+
+typedef struct {
+    uint32_t first, last;
+    size_t* funcs; /* function indices */
+    size_t nfuncs;
+    uint64_t instructions, bytes_read, bytes_written, in_bytes;
+} cpr_span;
+
+/* ---- per-call records (--per-call=yes) ------------------------------------ */
+
+typedef struct {
+    size_t p;
+    uint64_t bytes;
+} cpr_consumed;
+
+typedef struct {
+    size_t o; /* object index */
+    uint64_t read_bytes, written_bytes, accesses;
+    uint32_t locality; /* x 1000 */
+} cpr_callobj;
+
+typedef struct {
+    size_t f;
+    uint64_t first_seq, last_seq, count;
+    size_t* callers; /* function indices, innermost first */
+    size_t ncallers;
+    cpr_consumed* consumed;
+    size_t nconsumed;
+    cpr_callobj* objects;
+    size_t nobjects;
+} cpr_call;
+
+/* a map from 32-bit ids to indices */
+typedef struct {
+    uint32_t* keys;
+    size_t* vals;
+    size_t cap, n;
+} cpr_idmap;
+void cpr_idmap_free(cpr_idmap* m);
+/* returns the value for id, or (size_t)-1; with insert, stores val if absent and returns it */
+size_t cpr_idmap_get(cpr_idmap* m, uint32_t id, size_t val, int insert);
+size_t cpr_idmap_find(const cpr_idmap* m, uint32_t id);
 
 typedef struct {
     char *name, *value;
@@ -166,6 +276,36 @@ typedef struct {
     size_t ncells;
     cpr_tedge* tedges;
     size_t ntedges;
+    int has_first_read; /* some edge has first-read */
+    /* --objects=yes */
+    int has_objects;
+    cpr_object* objects;
+    size_t nobjects;
+    cpr_idmap objmap;
+    cpr_flow* flows;
+    size_t nflows;
+    /* COMMPROF_PHASE */
+    int has_phases;
+    cpr_phase* phases;
+    size_t nphases;
+    cpr_idmap phasemap;
+    cpr_pedge* pedges;
+    size_t npedges;
+    /* --time-slice */
+    int has_slices;
+    uint64_t slice_size;
+    cpr_slice* slices;
+    size_t nslices;
+    cpr_srec* recs;
+    size_t nrecs;
+    uint32_t phase_threshold;
+    cpr_span* spans;
+    size_t nspans;
+    /* --per-call */
+    int has_calls;
+    uint64_t calls_dropped;
+    cpr_call* calls;
+    size_t ncalls;
     /* id -> index hash */
     uint32_t* idkeys;
     size_t* idvals;
@@ -195,13 +335,29 @@ const char* cpr_basename(const char* path);
  * cpr_mark_ambiguous, which the loader calls) */
 void cpr_mark_ambiguous(cpr_profile* p);
 const char* cpr_display_name(const cpr_profile* p, size_t i, char* buf, size_t n);
-/* location column: "file:line", object base name, or "" */
+/* location column: "file:line", object base name, "(region)", or "" */
 const char* cpr_location(const cpr_func* f, char* buf, size_t n);
 /* matching key of a function across profiles (kind, name, object, file) */
 int cpr_same_func(const cpr_func* a, const cpr_func* b);
 uint64_t cpr_func_hash(const cpr_func* f);
 /* function indices whose name is NAME (or whose display name is NAME) */
 size_t cpr_find_by_name(const cpr_profile* p, const char* name, size_t* out, size_t max);
+/* the kind attribute's value */
+const char* cpr_kind_name(int kind);
+/* index of thread id in p->threads, or (size_t)-1 */
+size_t cpr_thread_index(const cpr_profile* p, uint32_t id);
+/* "thread 2 (name)" / "thread 1" */
+const char* cpr_thread_label(const cpr_profile* p, uint32_t id, char* buf, size_t n);
+/* "name" of an object, with " #ID" when another object has the same name */
+const char* cpr_object_label(const cpr_profile* p, size_t o, char* buf, size_t n);
+/* phase label: "N name" */
+const char* cpr_phase_label(const cpr_profile* p, uint32_t id, char* buf, size_t n);
+/* XML text/attribute escaping for hand-written SVG */
+void cpr_xml_escape(FILE* f, const char* s);
+/* display width estimate (UTF-8 continuation bytes do not count) */
+size_t cpr_text_len(const char* s);
+/* a distinct colour of a categorical palette */
+const char* cpr_palette(size_t k);
 /* indices of edges sorted by bytes descending (ties: producer, consumer) */
 size_t* cpr_edges_by_bytes(const cpr_profile* p);
 
@@ -248,6 +404,7 @@ int cpr_cmd_diff(int argc, char** argv);
 int cpr_cmd_merge(int argc, char** argv);
 int cpr_cmd_partition(int argc, char** argv);
 int cpr_cmd_validate(int argc, char** argv);
+int cpr_cmd_timeline(int argc, char** argv);
 
 /* graph.c: also used by partition --graph */
 typedef struct {
@@ -263,7 +420,9 @@ typedef struct {
     size_t max_nodes, max_edges;
     const int* cluster;   /* partition: cluster of each function, -1 none */
     int nclusters;
+    int mode;             /* CPR_GRAPH_* */
 } cpr_graph_opts;
+enum { CPR_GRAPH_FUNCTIONS, CPR_GRAPH_OBJECTS, CPR_GRAPH_THREADS, CPR_GRAPH_PHASES };
 void cpr_graph_opts_init(cpr_graph_opts* o);
 int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* err);
 /* applies one graph option (getopt code: o F L t n f d S N E) */

@@ -161,7 +161,7 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
                 m->cape = m->cape ? 2 * m->cape : 64;
                 m->e = cpr_xrealloc(m->e, m->cape, sizeof *m->e);
             }
-            m->e[m->ne++] = (cpr_edge){a, b, e->bytes, e->unma, e->accesses};
+            m->e[m->ne++] = (cpr_edge){a, b, e->bytes, e->unma, e->accesses, e->first_read};
         } else {
             cpr_edge* d = &m->e[j];
             if (sum(&d->bytes, e->bytes, fn, "edge bytes", err) || sum(&d->accesses, e->accesses, fn, "edge accesses", err)) {

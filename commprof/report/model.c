@@ -42,6 +42,7 @@ void cpr_profile_free(cpr_profile* p)
         free(p->funcs[i].object);
         free(p->funcs[i].file);
         free(p->funcs[i].dir);
+        free(p->funcs[i].callers);
     }
     free(p->funcs);
     free(p->edges);
@@ -49,6 +50,32 @@ void cpr_profile_free(cpr_profile* p)
     free(p->threads);
     free(p->cells);
     free(p->tedges);
+    for (size_t i = 0; i < p->nobjects; i++) {
+        free(p->objects[i].name);
+        free(p->objects[i].elf);
+        for (size_t k = 0; k < p->objects[i].nframes; k++) {
+            free(p->objects[i].frames[k].function);
+            free(p->objects[i].frames[k].file);
+        }
+        free(p->objects[i].frames);
+    }
+    free(p->objects);
+    cpr_idmap_free(&p->objmap);
+    free(p->flows);
+    for (size_t i = 0; i < p->nphases; i++) free(p->phases[i].name);
+    free(p->phases);
+    cpr_idmap_free(&p->phasemap);
+    free(p->pedges);
+    free(p->slices);
+    free(p->recs);
+    for (size_t i = 0; i < p->nspans; i++) free(p->spans[i].funcs);
+    free(p->spans);
+    for (size_t i = 0; i < p->ncalls; i++) {
+        free(p->calls[i].callers);
+        free(p->calls[i].consumed);
+        free(p->calls[i].objects);
+    }
+    free(p->calls);
     free(p->idkeys);
     free(p->idvals);
     free(p->ambig);
@@ -146,7 +173,9 @@ void cpr_mark_ambiguous(cpr_profile* p)
 
 const char* cpr_location(const cpr_func* f, char* buf, size_t n)
 {
-    if (f->special)
+    if (f->kind == CPR_KIND_REGION)
+        snprintf(buf, n, "%s", "(region)");
+    else if (f->special)
         snprintf(buf, n, "%s", "");
     else if (f->file[0] && f->line)
         snprintf(buf, n, "%s:%u", f->file, f->line);
@@ -160,7 +189,7 @@ const char* cpr_location(const cpr_func* f, char* buf, size_t n)
 const char* cpr_display_name(const cpr_profile* p, size_t i, char* buf, size_t n)
 {
     const cpr_func* f = &p->funcs[i];
-    if (f->special || !p->ambig || !p->ambig[i]) return f->name;
+    if (f->special || f->kind == CPR_KIND_REGION || !p->ambig || !p->ambig[i]) return f->name;
     char loc[600];
     cpr_location(f, loc, sizeof loc);
     if (!loc[0]) return f->name;
@@ -170,7 +199,7 @@ const char* cpr_display_name(const cpr_profile* p, size_t i, char* buf, size_t n
 
 int cpr_same_func(const cpr_func* a, const cpr_func* b)
 {
-    return a->special == b->special && !strcmp(a->name, b->name) && !strcmp(a->object, b->object) &&
+    return a->kind == b->kind && !strcmp(a->name, b->name) && !strcmp(a->object, b->object) &&
            !strcmp(a->file, b->file);
 }
 
@@ -187,7 +216,7 @@ static uint64_t fnv(uint64_t h, const char* s)
 
 uint64_t cpr_func_hash(const cpr_func* f)
 {
-    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)f->special;
+    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)f->kind;
     h = fnv(h, f->name);
     h = fnv(h, f->object);
     h = fnv(h, f->file);
@@ -325,4 +354,141 @@ size_t cpr_pairmap_get(cpr_pairmap* m, size_t a, size_t b, size_t val, int inser
     m->vals[j] = val;
     m->n++;
     return val;
+}
+
+/* ---- id map -------------------------------------------------------------- */
+
+void cpr_idmap_free(cpr_idmap* m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+size_t cpr_idmap_find(const cpr_idmap* m, uint32_t id)
+{
+    if (!m->cap) return NONE;
+    size_t j = hash32(id) & (m->cap - 1);
+    while (m->vals[j] != NONE) {
+        if (m->keys[j] == id) return m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return NONE;
+}
+
+size_t cpr_idmap_get(cpr_idmap* m, uint32_t id, size_t val, int insert)
+{
+    if (!insert) return cpr_idmap_find(m, id);
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t oc = m->cap;
+        uint32_t* ok = m->keys;
+        size_t* ov = m->vals;
+        m->cap = oc ? oc * 2 : 64;
+        m->keys = cpr_xcalloc(m->cap, sizeof *m->keys);
+        m->vals = cpr_xmalloc(m->cap * sizeof *m->vals);
+        for (size_t i = 0; i < m->cap; i++) m->vals[i] = NONE;
+        for (size_t i = 0; i < oc; i++) {
+            if (ov[i] == NONE) continue;
+            size_t j = hash32(ok[i]) & (m->cap - 1);
+            while (m->vals[j] != NONE) j = (j + 1) & (m->cap - 1);
+            m->keys[j] = ok[i];
+            m->vals[j] = ov[i];
+        }
+        free(ok);
+        free(ov);
+    }
+    size_t j = hash32(id) & (m->cap - 1);
+    while (m->vals[j] != NONE) {
+        if (m->keys[j] == id) return m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!insert) return NONE;
+    m->keys[j] = id;
+    m->vals[j] = val;
+    m->n++;
+    return val;
+}
+
+/* ---- labels -------------------------------------------------------------- */
+
+const char* const cpr_object_kinds[] = {"heap", "static", "section", "stack", "named"};
+
+const char* cpr_kind_name(int kind)
+{
+    return kind == CPR_KIND_SPECIAL ? "special" : kind == CPR_KIND_REGION ? "region" : "function";
+}
+
+size_t cpr_thread_index(const cpr_profile* p, uint32_t id)
+{
+    for (size_t i = 0; i < p->nthreads; i++)
+        if (p->threads[i].id == id) return i;
+    return NONE;
+}
+
+const char* cpr_thread_label(const cpr_profile* p, uint32_t id, char* buf, size_t n)
+{
+    size_t i = cpr_thread_index(p, id);
+    if (!id)
+        snprintf(buf, n, "no thread");
+    else if (i != NONE && p->threads[i].name[0])
+        snprintf(buf, n, "thread %u (%s)", id, p->threads[i].name);
+    else
+        snprintf(buf, n, "thread %u", id);
+    return buf;
+}
+
+const char* cpr_object_label(const cpr_profile* p, size_t o, char* buf, size_t n)
+{
+    const cpr_object* x = &p->objects[o];
+    /* names are not unique (two statics of one name in different files): a
+     * scan is fine for display, the tables call it once per row */
+    for (size_t i = 0; i < p->nobjects; i++)
+        if (i != o && !strcmp(p->objects[i].name, x->name)) {
+            snprintf(buf, n, "%s #%u", x->name, x->id);
+            return buf;
+        }
+    return x->name;
+}
+
+const char* cpr_phase_label(const cpr_profile* p, uint32_t id, char* buf, size_t n)
+{
+    size_t i = cpr_idmap_find(&p->phasemap, id);
+    if (i != NONE && p->phases[i].name[0])
+        snprintf(buf, n, "%u %s", id, p->phases[i].name);
+    else
+        snprintf(buf, n, "%u", id);
+    return buf;
+}
+
+void cpr_xml_escape(FILE* f, const char* s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default:
+            if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' && *s != '\r')
+                putc('?', f);
+            else
+                putc(*s, f);
+        }
+    }
+}
+
+size_t cpr_text_len(const char* s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80) n++;
+    return n;
+}
+
+const char* cpr_palette(size_t k)
+{
+    static const char* const pal[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                      "#e377c2", "#17becf", "#bcbd22", "#393b79", "#ad494a", "#637939"};
+    return pal[k % (sizeof pal / sizeof pal[0])];
 }

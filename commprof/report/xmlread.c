@@ -7,7 +7,12 @@
  * RelaxNG cannot say is checked here: numbers parse strictly, function ids are
  * unique, edges refer to known ids, no self edge, no pair twice; thread ids
  * are unique and every thread, cell and (function, thread) edge refers to
- * known threads and functions.  The first
+ * known threads and functions; a context node's base and callers are
+ * functions; object and phase ids are unique and every flow, phase edge,
+ * per-call record, slice record and detected phase refers to known functions,
+ * objects and phases; the compact d attribute of a time slice is parsed
+ * strictly (records "F:I,R,W,C" separated by one space, plain decimals), slice
+ * indices increase and a function appears once per slice.  The first
  * problem stops the read and is reported with its line. */
 
 #include "cpr.h"
@@ -74,6 +79,10 @@ typedef struct {
     cpr_profile* p;
     cpr_pairmap pairs;     /* function edges seen */
     cpr_pairmap cellpairs; /* thread-matrix cells seen */
+    cpr_call* call;        /* the <call> being read */
+    cpr_object* object;    /* the <object> of <objects> being read */
+    size_t* stamp;         /* per function: 1 + the slice it was last seen in */
+    size_t nstamp;
     /* open elements */
     char stack[MAX_DEPTH][16];
     int depth;
@@ -137,6 +146,28 @@ static int attr_u32(rd* s, const char* name, uint32_t* out)
     if (bad)
         cpr_seterr(s->err, s->name, cur_line(s), "<%s %s=\"%.40s\">: not a decimal 32-bit number",
                    (const char*)xmlTextReaderConstLocalName(s->r), name, v);
+    free(v);
+    return bad ? -1 : 0;
+}
+
+/* a percentage with one decimal ("0.0", "12.5"), as tenths */
+static int attr_pct(rd* s, const char* name, uint32_t* out)
+{
+    char* v = attr(s, name);
+    if (!v) return -1;
+    char* dot = strchr(v, '.');
+    uint32_t w;
+    int bad = !dot || strlen(dot) != 2 || dot[1] < '0' || dot[1] > '9';
+    if (!bad) {
+        *dot = '\0';
+        bad = cpr_parse_u32(v, &w) || w > 100000;
+        *dot = '.';
+    }
+    if (bad)
+        cpr_seterr(s->err, s->name, cur_line(s), "<%s %s=\"%.40s\">: not a percentage with one decimal",
+                   (const char*)xmlTextReaderConstLocalName(s->r), name, v);
+    else
+        *out = w * 10 + (uint32_t)(dot[1] - '0');
     free(v);
     return bad ? -1 : 0;
 }
@@ -236,6 +267,395 @@ static int on_tedge(rd* s)
     return 0;
 }
 
+/* a space-separated list of ids ("" is empty): one space between numbers,
+ * plain decimals of 32 bits */
+static int id_list(rd* s, const char* v, const char* what, uint32_t** out, size_t* n)
+{
+    *out = NULL;
+    *n = 0;
+    const char* c = v;
+    while (*c) {
+        const char* e = c;
+        while (*e >= '0' && *e <= '9') e++;
+        char num[16];
+        size_t len = (size_t)(e - c);
+        uint32_t id;
+        if (len == 0 || len >= sizeof num || (*e && (*e != ' ' || !e[1]))) goto bad;
+        memcpy(num, c, len);
+        num[len] = '\0';
+        if (cpr_parse_u32(num, &id)) goto bad;
+        if (*n % 16 == 0) *out = cpr_xrealloc(*out, *n + 16, sizeof **out);
+        (*out)[(*n)++] = id;
+        c = *e ? e + 1 : e;
+    }
+    return 0;
+bad:
+    free(*out);
+    *out = NULL;
+    *n = 0;
+    cpr_seterr(s->err, s->name, cur_line(s), "<%s %s=\"%.40s\">: not a list of ids separated by single spaces",
+               (const char*)xmlTextReaderConstLocalName(s->r), what, v);
+    return -1;
+}
+
+/* a function id that must be known; *out its index */
+static int func_ref(rd* s, const char* what, uint32_t id, size_t* out)
+{
+    *out = cpr_find_id(s->p, id);
+    if (*out == NONE) {
+        cpr_seterr(s->err, s->name, cur_line(s), "%s: no function with id %u", what, id);
+        return -1;
+    }
+    return 0;
+}
+
+/* at </functions>: context nodes refer to known functions */
+static int functions_done(rd* s)
+{
+    cpr_profile* p = s->p;
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        cpr_func* f = &p->funcs[i];
+        if (!f->has_base) continue;
+        f->base = cpr_find_id(p, f->base_id);
+        if (f->base == NONE) {
+            cpr_seterr(s->err, s->name, cur_line(s), "function %u: its base %u is not a function", f->id, f->base_id);
+            return -1;
+        }
+        for (size_t k = 0; k < f->ncallers; k++)
+            if (cpr_find_id(p, f->callers[k]) == NONE) {
+                cpr_seterr(s->err, s->name, cur_line(s), "function %u: its caller %u is not a function", f->id,
+                           f->callers[k]);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+static int on_object(rd* s)
+{
+    cpr_object o;
+    memset(&o, 0, sizeof o);
+    char* kind = NULL;
+    int ok = 0;
+    if (attr_u32(s, "id", &o.id) || !(kind = attr(s, "kind"))) goto out;
+    o.kind = -1;
+    for (int k = 0; k < 5; k++)
+        if (!strcmp(kind, cpr_object_kinds[k])) o.kind = k;
+    if (o.kind < 0) {
+        cpr_seterr(s->err, s->name, cur_line(s), "<object kind=\"%.40s\">: unknown kind", kind);
+        goto out;
+    }
+    if (!(o.name = attr(s, "name")) || !(o.elf = attr(s, "elf"))) goto out;
+    if (!o.name[0]) {
+        cpr_seterr(s->err, s->name, cur_line(s), "<object id=\"%u\">: empty name", o.id);
+        goto out;
+    }
+    if (attr_u64(s, "size", &o.size) || attr_u64(s, "blocks", &o.blocks) ||
+        attr_u64(s, "total-bytes", &o.total_bytes) || attr_u64(s, "peak-bytes", &o.peak_bytes) ||
+        attr_u64(s, "reads", &o.reads) || attr_u64(s, "read-bytes", &o.read_bytes) ||
+        attr_u64(s, "writes", &o.writes) || attr_u64(s, "write-bytes", &o.write_bytes) ||
+        attr_u64(s, "first-access", &o.first_access) || attr_u64(s, "last-access", &o.last_access))
+        goto out;
+    xmlChar* v = xmlTextReaderGetAttribute(s->r, BAD_CAST "written-bytes");
+    if (v) {
+        xmlFree(v);
+        o.has_pct = 1;
+        if (attr_u64(s, "written-bytes", &o.written_bytes) || attr_u64(s, "prod-bytes", &o.prod_bytes) ||
+            attr_pct(s, "alloc-pct", &o.alloc_pct10) || attr_pct(s, "prod-pct", &o.prod_pct10))
+            goto out;
+    }
+    v = xmlTextReaderGetAttribute(s->r, BAD_CAST "thread");
+    if (v) {
+        xmlFree(v);
+        o.has_thread = 1;
+        if (attr_u32(s, "thread", &o.thread)) goto out;
+        if (!thread_known(s->p, o.thread)) {
+            cpr_seterr(s->err, s->name, cur_line(s), "object %u: no thread with id %u", o.id, o.thread);
+            goto out;
+        }
+    }
+    cpr_profile* p = s->p;
+    if (cpr_idmap_get(&p->objmap, o.id, p->nobjects, 1) != p->nobjects) {
+        cpr_seterr(s->err, s->name, cur_line(s), "object id %u appears twice", o.id);
+        goto out;
+    }
+    if (p->nobjects % 64 == 0) p->objects = cpr_xrealloc(p->objects, p->nobjects + 64, sizeof o);
+    p->objects[p->nobjects] = o;
+    s->object = &p->objects[p->nobjects++];
+    ok = 1;
+out:
+    free(kind);
+    if (!ok) {
+        free(o.name);
+        free(o.elf);
+    }
+    return ok ? 0 : -1;
+}
+
+static int on_frame(rd* s)
+{
+    cpr_object* o = s->object;
+    if (!o) return 0; /* the schema reports it */
+    cpr_frame fr = {attr(s, "function"), NULL, 0};
+    if (!fr.function || !(fr.file = attr(s, "file")) || attr_u32(s, "line", &fr.line)) {
+        free(fr.function);
+        free(fr.file);
+        return -1;
+    }
+    if (o->nframes % 8 == 0) o->frames = cpr_xrealloc(o->frames, o->nframes + 8, sizeof fr);
+    o->frames[o->nframes++] = fr;
+    return 0;
+}
+
+static int object_ref(rd* s, const char* what, uint32_t id, size_t* out)
+{
+    *out = cpr_idmap_find(&s->p->objmap, id);
+    if (*out == NONE) {
+        cpr_seterr(s->err, s->name, cur_line(s), "%s: no object with id %u", what, id);
+        return -1;
+    }
+    return 0;
+}
+
+static int on_flow(rd* s)
+{
+    uint32_t pid, oid, cid;
+    cpr_flow fl;
+    char what[96];
+    if (attr_u32(s, "producer", &pid) || attr_u32(s, "object", &oid) || attr_u32(s, "consumer", &cid) ||
+        attr_u64(s, "bytes", &fl.bytes) || attr_u64(s, "unma", &fl.unma))
+        return -1;
+    snprintf(what, sizeof what, "flow %u -> object %u -> %u", pid, oid, cid);
+    if (func_ref(s, what, pid, &fl.p) || func_ref(s, what, cid, &fl.c) || object_ref(s, what, oid, &fl.o)) return -1;
+    if (!fl.bytes) {
+        cpr_seterr(s->err, s->name, cur_line(s), "%s: 0 bytes", what);
+        return -1;
+    }
+    cpr_profile* p = s->p;
+    if (p->nflows % 64 == 0) p->flows = cpr_xrealloc(p->flows, p->nflows + 64, sizeof fl);
+    p->flows[p->nflows++] = fl;
+    return 0;
+}
+
+static int on_phase(rd* s)
+{
+    cpr_phase ph = {0, NULL, 0};
+    if (attr_u32(s, "id", &ph.id) || attr_u64(s, "start", &ph.start)) return -1;
+    cpr_profile* p = s->p;
+    if (cpr_idmap_find(&p->phasemap, ph.id) != NONE) {
+        cpr_seterr(s->err, s->name, cur_line(s), "phase id %u appears twice", ph.id);
+        return -1;
+    }
+    if (!(ph.name = attr(s, "name"))) return -1;
+    cpr_idmap_get(&p->phasemap, ph.id, p->nphases, 1);
+    if (p->nphases % 16 == 0) p->phases = cpr_xrealloc(p->phases, p->nphases + 16, sizeof ph);
+    p->phases[p->nphases++] = ph;
+    return 0;
+}
+
+static int on_pedge(rd* s)
+{
+    uint32_t pid, cid;
+    cpr_pedge e;
+    char what[96];
+    if (attr_u32(s, "producer", &pid) || attr_u32(s, "producer-phase", &e.pp) || attr_u32(s, "consumer", &cid) ||
+        attr_u32(s, "consumer-phase", &e.cp) || attr_u64(s, "bytes", &e.bytes) || attr_u64(s, "unma", &e.unma))
+        return -1;
+    snprintf(what, sizeof what, "phase edge %u -> %u", pid, cid);
+    if (func_ref(s, what, pid, &e.p) || func_ref(s, what, cid, &e.c)) return -1;
+    cpr_profile* p = s->p;
+    if (cpr_idmap_find(&p->phasemap, e.pp) == NONE || cpr_idmap_find(&p->phasemap, e.cp) == NONE) {
+        cpr_seterr(s->err, s->name, cur_line(s), "%s: no phase with id %u", what,
+                   cpr_idmap_find(&p->phasemap, e.pp) == NONE ? e.pp : e.cp);
+        return -1;
+    }
+    if (e.p == e.c && e.pp == e.cp) {
+        cpr_seterr(s->err, s->name, cur_line(s), "%s: a self edge within one phase", what);
+        return -1;
+    }
+    if (!e.bytes) {
+        cpr_seterr(s->err, s->name, cur_line(s), "%s: 0 bytes", what);
+        return -1;
+    }
+    if (p->npedges % 64 == 0) p->pedges = cpr_xrealloc(p->pedges, p->npedges + 64, sizeof e);
+    p->pedges[p->npedges++] = e;
+    return 0;
+}
+
+/* one decimal of the d attribute, followed by end (or, for end ' ', by the
+ * end of the string); returns the character after it, NULL if malformed */
+static const char* d_number(const char* c, char end, uint64_t* out)
+{
+    const char* e = c;
+    while (*e >= '0' && *e <= '9') e++;
+    if (e == c || (*c == '0' && e - c > 1) || !(*e == end || (end == ' ' && !*e))) return NULL;
+    uint64_t v = 0;
+    for (const char* k = c; k < e; k++) {
+        unsigned d = (unsigned)(*k - '0');
+        if (v > (UINT64_MAX - d) / 10) return NULL;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return e;
+}
+
+static int on_slice(rd* s)
+{
+    cpr_profile* p = s->p;
+    uint32_t i;
+    if (attr_u32(s, "i", &i)) return -1;
+    if (p->nslices && i <= p->slices[p->nslices - 1].i) {
+        cpr_seterr(s->err, s->name, cur_line(s), "<slice i=\"%u\"> after slice %u: slices must be in increasing order",
+                   i, p->slices[p->nslices - 1].i);
+        return -1;
+    }
+    char* d = attr(s, "d");
+    if (!d) return -1;
+    if (!s->stamp) {
+        s->nstamp = p->nfuncs;
+        s->stamp = cpr_xcalloc(s->nstamp + 1, sizeof *s->stamp);
+    }
+    size_t first = p->nrecs, k = 0;
+    const char* c = d;
+    for (;;) {
+        uint64_t id, v[4];
+        k++;
+        const char* e = d_number(c, ':', &id);
+        for (int j = 0; j < 4 && e; j++) e = d_number(e + 1, j < 3 ? ',' : ' ', &v[j]);
+        if (!e) {
+            cpr_seterr(s->err, s->name, cur_line(s),
+                       "<slice i=\"%u\">: d: record %zu is not \"function:instructions,read,written,in\" "
+                       "(plain decimals, one space between records)",
+                       i, k);
+            break;
+        }
+        size_t f = id <= UINT32_MAX ? cpr_find_id(p, (uint32_t)id) : NONE;
+        if (f == NONE) {
+            cpr_seterr(s->err, s->name, cur_line(s), "<slice i=\"%u\">: record %zu: no function with id %llu", i, k,
+                       (unsigned long long)id);
+            break;
+        }
+        if (f < s->nstamp) {
+            if (s->stamp[f] == p->nslices + 1) {
+                cpr_seterr(s->err, s->name, cur_line(s), "<slice i=\"%u\">: record %zu: function %llu appears twice",
+                           i, k, (unsigned long long)id);
+                break;
+            }
+            s->stamp[f] = p->nslices + 1;
+        }
+        if (p->nrecs % 256 == 0) p->recs = cpr_xrealloc(p->recs, p->nrecs + 256, sizeof *p->recs);
+        p->recs[p->nrecs++] = (cpr_srec){f, v[0], v[1], v[2], v[3]};
+        if (!*e) break;
+        c = e + 1;
+    }
+    free(d);
+    if (s->err->set) {
+        p->nrecs = first;
+        return -1;
+    }
+    if (p->nslices % 256 == 0) p->slices = cpr_xrealloc(p->slices, p->nslices + 256, sizeof *p->slices);
+    p->slices[p->nslices++] = (cpr_slice){i, first, p->nrecs - first};
+    return 0;
+}
+
+static int on_span(rd* s)
+{
+    cpr_span sp;
+    memset(&sp, 0, sizeof sp);
+    char* fl = NULL;
+    uint32_t* ids = NULL;
+    size_t n = 0;
+    if (attr_u32(s, "first-slice", &sp.first) || attr_u32(s, "last-slice", &sp.last) ||
+        attr_u64(s, "instructions", &sp.instructions) || attr_u64(s, "bytes-read", &sp.bytes_read) ||
+        attr_u64(s, "bytes-written", &sp.bytes_written) || attr_u64(s, "in-bytes", &sp.in_bytes) ||
+        !(fl = attr(s, "functions")))
+        return -1;
+    int bad = id_list(s, fl, "functions", &ids, &n);
+    free(fl);
+    if (bad) return -1;
+    if (sp.first > sp.last) {
+        cpr_seterr(s->err, s->name, cur_line(s), "<span>: first-slice %u after last-slice %u", sp.first, sp.last);
+        free(ids);
+        return -1;
+    }
+    sp.funcs = cpr_xmalloc((n + 1) * sizeof *sp.funcs);
+    sp.nfuncs = n;
+    for (size_t k = 0; k < n; k++)
+        if (func_ref(s, "<span> functions", ids[k], &sp.funcs[k])) {
+            free(ids);
+            free(sp.funcs);
+            return -1;
+        }
+    free(ids);
+    cpr_profile* p = s->p;
+    if (p->nspans % 64 == 0) p->spans = cpr_xrealloc(p->spans, p->nspans + 64, sizeof sp);
+    p->spans[p->nspans++] = sp;
+    return 0;
+}
+
+static int on_call(rd* s)
+{
+    cpr_call c;
+    memset(&c, 0, sizeof c);
+    uint32_t fid;
+    if (attr_u32(s, "function", &fid) || attr_u64(s, "first-seq", &c.first_seq) ||
+        attr_u64(s, "last-seq", &c.last_seq) || attr_u64(s, "count", &c.count))
+        return -1;
+    if (func_ref(s, "<call>", fid, &c.f)) return -1;
+    if (c.first_seq > c.last_seq) {
+        cpr_seterr(s->err, s->name, cur_line(s), "<call function=\"%u\">: first-seq after last-seq", fid);
+        return -1;
+    }
+    cpr_profile* p = s->p;
+    if (p->ncalls % 64 == 0) p->calls = cpr_xrealloc(p->calls, p->ncalls + 64, sizeof c);
+    p->calls[p->ncalls] = c;
+    s->call = &p->calls[p->ncalls++];
+    return 0;
+}
+
+static int on_call_child(rd* s, const char* n)
+{
+    cpr_call* c = s->call;
+    if (!c) return 0; /* the schema reports it */
+    if (!strcmp(n, "caller")) {
+        uint32_t id;
+        size_t f;
+        if (attr_u32(s, "function", &id) || func_ref(s, "<caller>", id, &f)) return -1;
+        if (c->ncallers % 16 == 0) c->callers = cpr_xrealloc(c->callers, c->ncallers + 16, sizeof *c->callers);
+        c->callers[c->ncallers++] = f;
+    } else if (!strcmp(n, "consumed")) {
+        uint32_t id;
+        cpr_consumed x;
+        if (attr_u32(s, "producer", &id) || attr_u64(s, "bytes", &x.bytes) || func_ref(s, "<consumed>", id, &x.p))
+            return -1;
+        if (c->nconsumed % 16 == 0) c->consumed = cpr_xrealloc(c->consumed, c->nconsumed + 16, sizeof x);
+        c->consumed[c->nconsumed++] = x;
+    } else if (!strcmp(n, "object")) {
+        uint32_t id;
+        cpr_callobj x;
+        if (attr_u32(s, "id", &id) || attr_u64(s, "read-bytes", &x.read_bytes) ||
+            attr_u64(s, "written-bytes", &x.written_bytes) || attr_u64(s, "accesses", &x.accesses) ||
+            object_ref(s, "<call> <object>", id, &x.o))
+            return -1;
+        char* l = attr(s, "locality");
+        if (!l) return -1;
+        /* [01].ddd, at most 1.000 */
+        int ok = strlen(l) == 5 && (l[0] == '0' || l[0] == '1') && l[1] == '.' && l[2] >= '0' && l[2] <= '9' &&
+                 l[3] >= '0' && l[3] <= '9' && l[4] >= '0' && l[4] <= '9';
+        if (ok) x.locality = (uint32_t)((l[0] - '0') * 1000 + (l[2] - '0') * 100 + (l[3] - '0') * 10 + (l[4] - '0'));
+        if (!ok || x.locality > 1000) {
+            cpr_seterr(s->err, s->name, cur_line(s), "<object locality=\"%.20s\">: not a score from 0.000 to 1.000",
+                       l);
+            free(l);
+            return -1;
+        }
+        free(l);
+        if (c->nobjects % 16 == 0) c->objects = cpr_xrealloc(c->objects, c->nobjects + 16, sizeof x);
+        c->objects[c->nobjects++] = x;
+    }
+    return 0;
+}
+
 static const char* parent(rd* s) { return s->depth >= 2 ? s->stack[s->depth - 2] : ""; }
 
 static int on_function(rd* s)
@@ -246,8 +666,11 @@ static int on_function(rd* s)
     int ok = 0;
     if (attr_u32(s, "id", &f.id)) goto out;
     if (!(kind = attr(s, "kind"))) goto out;
-    if (!strcmp(kind, "special"))
+    if (!strcmp(kind, "special")) {
         f.special = 1;
+        f.kind = CPR_KIND_SPECIAL;
+    } else if (!strcmp(kind, "region"))
+        f.kind = CPR_KIND_REGION;
     else if (strcmp(kind, "function")) {
         cpr_seterr(s->err, s->name, cur_line(s), "<function kind=\"%.40s\">: unknown kind", kind);
         goto out;
@@ -280,6 +703,16 @@ static int on_function(rd* s)
             attr_u64(s, "global-bytes-written", &f.global_bytes_written))
             goto out;
     }
+    xmlChar* base = xmlTextReaderGetAttribute(s->r, BAD_CAST "base");
+    if (base) {
+        xmlFree(base);
+        f.has_base = 1;
+        char* cl = NULL;
+        if (attr_u32(s, "base", &f.base_id) || !(cl = attr(s, "callers"))) goto out;
+        int bad = id_list(s, cl, "callers", &f.callers, &f.ncallers);
+        free(cl);
+        if (bad) goto out;
+    }
     if (cpr_add_func(s->p, &f) == NONE) {
         cpr_seterr(s->err, s->name, cur_line(s), "function id %u appears twice", f.id);
         goto out;
@@ -292,6 +725,7 @@ out:
         free(f.object);
         free(f.file);
         free(f.dir);
+        free(f.callers);
     }
     return ok ? 0 : -1;
 }
@@ -321,10 +755,23 @@ static int on_edge(rd* s)
         cpr_seterr(s->err, s->name, cur_line(s), "edge %u -> %u appears twice", pid, cid);
         return -1;
     }
+    uint64_t fr = 0;
+    xmlChar* v = xmlTextReaderGetAttribute(s->r, BAD_CAST "first-read");
+    if (v) {
+        xmlFree(v);
+        if (attr_u64(s, "first-read", &fr)) return -1;
+        if (fr > bytes) {
+            cpr_seterr(s->err, s->name, cur_line(s), "edge %u -> %u: first-read %llu is more than its bytes", pid, cid,
+                       (unsigned long long)fr);
+            return -1;
+        }
+        s->p->has_first_read = 1;
+    }
     cpr_edge* e = cpr_add_edge(s->p, p, c);
     e->bytes = bytes;
     e->unma = unma;
     e->accesses = acc;
+    e->first_read = fr;
     return 0;
 }
 
@@ -409,6 +856,32 @@ static int on_element(rd* s, const char* n)
     if (!strcmp(par, "threads") && !strcmp(n, "thread")) return on_thread(s);
     if (!strcmp(par, "thread-matrix") && !strcmp(n, "cell")) return on_cell(s);
     if (!strcmp(par, "thread-edges") && !strcmp(n, "edge")) return on_tedge(s);
+    if (!strcmp(par, "objects") && !strcmp(n, "object")) return on_object(s);
+    if (!strcmp(par, "object") && !strcmp(n, "frame")) return on_frame(s);
+    if (!strcmp(par, "object-flows") && !strcmp(n, "flow")) return on_flow(s);
+    if (!strcmp(par, "phases") && !strcmp(n, "phase")) return on_phase(s);
+    if (!strcmp(par, "phase-edges") && !strcmp(n, "edge")) return on_pedge(s);
+    if (!strcmp(par, "time-slices") && !strcmp(n, "slice")) return on_slice(s);
+    if (!strcmp(par, "detected-phases") && !strcmp(n, "span")) return on_span(s);
+    if (!strcmp(par, "calls") && !strcmp(n, "call")) return on_call(s);
+    if (!strcmp(par, "call")) return on_call_child(s, n);
+    if (s->depth == 2) {
+        if (!strcmp(n, "objects")) p->has_objects = 1;
+        if (!strcmp(n, "phases")) p->has_phases = 1;
+        if (!strcmp(n, "time-slices")) {
+            p->has_slices = 1;
+            if (attr_u64(s, "size", &p->slice_size)) return -1;
+            if (!p->slice_size) {
+                cpr_seterr(s->err, s->name, cur_line(s), "<time-slices size=\"0\">: slices of 0 instructions");
+                return -1;
+            }
+        }
+        if (!strcmp(n, "detected-phases") && attr_u32(s, "threshold", &p->phase_threshold)) return -1;
+        if (!strcmp(n, "calls")) {
+            p->has_calls = 1;
+            if (attr_u64(s, "dropped", &p->calls_dropped)) return -1;
+        }
+    }
     return 0;
 }
 
@@ -418,6 +891,9 @@ static int on_end(rd* s, const char* n)
 {
     cpr_profile* p = s->p;
     if (!strcmp(n, "threads") && s->depth == 2) return threads_done(s);
+    if (!strcmp(n, "functions") && s->depth == 2) return functions_done(s);
+    if (!strcmp(n, "call")) s->call = NULL;
+    if (!strcmp(n, "object") && s->depth == 3) s->object = NULL;
     if (!s->collecting) return 0;
     s->collecting = 0;
     if (!strcmp(n, "exe")) {
@@ -540,6 +1016,7 @@ static int read_with(xmlTextReaderPtr r, const char* name, cpr_profile** out, cp
     cpr_pairmap_free(&s.pairs);
     cpr_pairmap_free(&s.cellpairs);
     cpr_buf_free(&s.text);
+    free(s.stamp);
     if (err->set) {
         cpr_profile_free(s.p);
         return CPR_EINPUT;
