@@ -111,8 +111,10 @@ static Bool cp_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 {
    HChar name[256];
    if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
-      if (!cp_copy_client_string(arg[1], name, sizeof(name))) return False;
-      *ret = monitor_command(name);
+      /* the command is a string of gdbserver's, in Valgrind's memory */
+      const HChar* cmd = (const HChar*)arg[1];
+      if (!cmd) return False;
+      *ret = monitor_command(cmd);
       return (Bool)*ret;
    }
    if (!VG_IS_TOOL_USERREQ('C', 'P', arg[0])) return False;

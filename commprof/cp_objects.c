@@ -614,7 +614,7 @@ static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
    CpObject* o = cp_objects[obj];
    o->reads++;
    o->read_bytes += sz;
-   if (cp_percall_active) cp_percall_object(obj, a, sz, False);
+   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, False);
    touch(o);
    region_bytes(o, n, a, sz, True);
    if (!o->selected) return;
@@ -637,7 +637,7 @@ static void store_part(Addr a, SizeT sz, CpNode* n, UInt obj)
    CpObject* o = cp_objects[obj];
    o->writes++;
    o->write_bytes += sz;
-   if (cp_percall_active) cp_percall_object(obj, a, sz, True);
+   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, True);
    touch(o);
    region_bytes(o, n, a, sz, False);
 }

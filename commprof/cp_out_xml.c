@@ -264,14 +264,11 @@ Bool cp_write_xml(const HChar* name, const CpReport* r)
    cp_out_puts(o, "  </thread-matrix>\n");
    /* (function, thread) -> (function, thread) */
    cp_out_puts(o, "  <thread-edges>\n");
-   for (UInt i = 0; i < cp_edges_count(&cp_edges); i++) {
-      const CpEdge* e = cp_edge_at(&cp_edges, i);
-      const CpCtx* p = &cp_ctxs[cp_edge_producer(e)];
-      const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
-      if (cp_edge_producer(e) == cp_edge_consumer(e) || e->bytes == 0) continue;
+   for (UInt i = 0; i < r->n_tedges; i++) {
+      const CpThreadEdge* e = &r->tedges[i];
       cp_out_printf(o, "    <edge producer=\"%u\" producer-thread=\"%u\" consumer=\"%u\""
                        " consumer-thread=\"%u\" bytes=\"%llu\" unma=\"%llu\" accesses=\"%llu\"/>\n",
-                    p->node, p->thread, c->node, c->thread, e->bytes, e->addrs.count, e->accesses);
+                    e->producer, e->pthread, e->consumer, e->cthread, e->bytes, e->unma, e->accesses);
    }
    cp_out_puts(o, "  </thread-edges>\n");
    if (cp_clo.objects) write_objects(o, r);

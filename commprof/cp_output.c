@@ -226,13 +226,13 @@ static HChar* expand_seq(const HChar* opt, const HChar* fmt, UInt seq)
    return name;
 }
 
-/* The file name for an output option at this write.  In a forked child whose
-   name would be the parent's (no %p), the pid is appended, so that parent and
-   child never write the same file. */
+/* The file name for an output option at this write.  In a forked child the
+   pid is appended unless the name has %p, so that parent and child never
+   write the same file. */
 static HChar* expand(const HChar* opt, const HChar* fmt, const HChar* startup_name)
 {
    HChar* name = expand_seq(opt, fmt, write_seq);
-   if (startup_name && VG_(getpid)() != startup_pid && VG_(strcmp)(name, startup_name) == 0) {
+   if (startup_name && VG_(getpid)() != startup_pid && !VG_(strstr)(fmt, "%p")) {
       SizeT n = VG_(strlen)(name) + 16;
       HChar* n2 = VG_(malloc)("cp.out.name", n);
       VG_(snprintf)(n2, n, "%s.%d", name, VG_(getpid)());
@@ -538,6 +538,52 @@ static void build_spans(CpReport* r)
    VG_(free)(set);
 }
 
+static Int cmp_by_node_thread(const void* a, const void* b)
+{
+   const CpEdge* x = *(const CpEdge* const*)a;
+   const CpEdge* y = *(const CpEdge* const*)b;
+   const CpCtx* xp = &cp_ctxs[cp_edge_producer(x)];
+   const CpCtx* yp = &cp_ctxs[cp_edge_producer(y)];
+   const CpCtx* xc = &cp_ctxs[cp_edge_consumer(x)];
+   const CpCtx* yc = &cp_ctxs[cp_edge_consumer(y)];
+   UInt xs[4] = { xp->node, xp->thread, xc->node, xc->thread };
+   UInt ys[4] = { yp->node, yp->thread, yc->node, yc->thread };
+   for (UInt i = 0; i < 4; i++)
+      if (xs[i] != ys[i]) return xs[i] < ys[i] ? -1 : 1;
+   return 0;
+}
+
+/* (function, thread) -> (function, thread) edges: context edges folded over
+   phases; pairs of one function in one thread (self edges) left out. */
+static void build_thread_edges(CpReport* r, CpEdge** v, UInt nv)
+{
+   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_node_thread);
+   r->tedges = VG_(malloc)("cp.rep.te", (nv ? nv : 1) * sizeof(CpThreadEdge));
+   r->n_tedges = 0;
+   for (UInt i = 0; i < nv; ) {
+      UInt j = i;
+      ULong bytes = 0, acc = 0;
+      while (j < nv && cmp_by_node_thread(&v[i], &v[j]) == 0) {
+         bytes += v[j]->bytes;
+         acc += v[j]->accesses;
+         j++;
+      }
+      const CpCtx* p = &cp_ctxs[cp_edge_producer(v[i])];
+      const CpCtx* c = &cp_ctxs[cp_edge_consumer(v[i])];
+      if (p->node != c->node || p->thread != c->thread) {
+         CpThreadEdge* e = &r->tedges[r->n_tedges++];
+         e->producer = p->node;
+         e->pthread = p->thread;
+         e->consumer = c->node;
+         e->cthread = c->thread;
+         e->bytes = bytes;
+         e->accesses = acc;
+         e->unma = union_count(v, i, j);
+      }
+      i = j;
+   }
+}
+
 static Int cmp_node_edges(const void* a, const void* b)
 {
    const CpNodeEdge* x = a;
@@ -647,6 +693,7 @@ static void build_report(CpReport* r, const HChar* reason)
       i = j;
    }
 
+   build_thread_edges(r, v, nv);
    if (cp_n_phases > 1) build_phase_edges(r, v, nv);
 
    /* distinct addresses per consumer and per producer, over cross edges */
@@ -704,6 +751,7 @@ static void build_report(CpReport* r, const HChar* reason)
 
 static void free_report(CpReport* r)
 {
+   VG_(free)(r->tedges);
    if (r->flows) VG_(free)(r->flows);
    if (r->phase_edges) VG_(free)(r->phase_edges);
    if (r->slices) VG_(free)(r->slices);

@@ -57,6 +57,11 @@ typedef struct {
 } CpThreadCell;
 
 typedef struct {
+   UInt  producer, pthread, consumer, cthread;   /* (node, thread) -> (node, thread) */
+   ULong bytes, unma, accesses;
+} CpThreadEdge;
+
+typedef struct {
    UInt  producer, object, consumer;   /* node, object, node */
    ULong bytes, unma;
 } CpObjFlow;
@@ -83,6 +88,8 @@ typedef struct {
    ULong*        thread_out;     /* bytes other threads consumed from it */
    CpThreadCell* cells;          /* thread -> thread matrix, non-zero cells */
    UInt          n_cells;
+   CpThreadEdge* tedges;         /* (function, thread) edges, all phases together */
+   UInt          n_tedges;
    /* with --objects=yes: producer -> object -> consumer, by bytes descending */
    CpObjFlow*    flows;
    UInt          n_flows;
