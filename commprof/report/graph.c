@@ -197,6 +197,54 @@ static int select_graph(const cpr_profile* p, const cpr_graph_opts* o, size_t** 
     return CPR_OK;
 }
 
+/* writes g (DOT, or laid out and rendered) to -o and closes it */
+static int emit(Agraph_t* g, const char* fmt, const char* layout, const cpr_graph_opts* o, cpr_error* err)
+{
+    int rc;
+    FILE* f = cpr_open_output(o->output, err);
+    if (!f) {
+        agclose(g);
+        return CPR_EINPUT;
+    }
+    rc = CPR_OK;
+    if (!strcmp(fmt, "dot")) {
+        if (agwrite(g, f) != 0) cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "cannot write the graph");
+    } else {
+#ifdef CPR_GV_BUILTIN
+        GVC_t* gvc = gvContextPlugins(builtins, 0);
+#else
+        GVC_t* gvc = gvContext();
+#endif
+        int ok = gvc && gvLayout(gvc, g, layout) == 0;
+        if (ok && gvRender(gvc, g, fmt, f) != 0) {
+#ifdef CPR_GV_BUILTIN
+            /* a renderer that is not linked in: Graphviz's configured plugins */
+            gvFreeLayout(gvc, g);
+            gvFreeContext(gvc);
+            gv_errbuf[0] = '\0';
+            gvc = gvContext();
+            ok = gvc && gvLayout(gvc, g, layout) == 0 && gvRender(gvc, g, fmt, f) == 0;
+#else
+            ok = 0;
+#endif
+        }
+        if (!ok)
+            cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "Graphviz could not lay out or render %s: %s",
+                       fmt, gv_errbuf[0] ? gv_errbuf : "unknown error");
+        if (gvc) {
+            gvFreeLayout(gvc, g);
+            gvFreeContext(gvc);
+        }
+    }
+    agclose(g);
+    if (cpr_close_output(f, o->output, err) || err->set) rc = CPR_EINPUT;
+    if (rc && o->output && strcmp(o->output, "-")) remove(o->output);
+    return rc;
+}
+
+
+static int render_sections(const cpr_profile* p, const cpr_graph_opts* o, const char* fmt, cpr_error* err);
+
 int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* err)
 {
     const char* fmt = o->format;
@@ -211,6 +259,7 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
                    "unknown graph format '%s' (dot, svg, png or pdf; use --format)", fmt);
         return CPR_EUSAGE;
     }
+    if (o->mode != CPR_GRAPH_FUNCTIONS) return render_sections(p, o, fmt, err);
     size_t *sel, nsel, ncand;
     unsigned char* node;
     int rc = select_graph(p, o, &sel, &nsel, &node, &ncand, err);
@@ -362,45 +411,360 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
     free(sel);
     free(node);
 
-    FILE* f = cpr_open_output(o->output, err);
-    if (!f) {
-        agclose(g);
+    return emit(g, fmt, layout, o, err);
+}
+
+/* ---- graphs of the other sections ------------------------------------------
+ *
+ * --objects: functions and data objects (boxes: name, size, kind); producer
+ * -> object -> consumer from <object-flows>, the edges labelled with bytes.
+ * --threads: one node per (function, thread) from <thread-edges>, in one
+ * cluster per thread.  --phases: one node per (function, phase) from
+ * <phase-edges>, in one cluster per phase; edges between phases are dashed.
+ * The items (flows, thread edges, phase edges) are taken heaviest first,
+ * after --focus (an item whose producer or consumer function is named),
+ * --no-special, --threshold and --top, as long as --max-edges and
+ * --max-nodes allow. */
+
+typedef struct {
+    size_t p, c;    /* node indices */
+    uint64_t bytes, unma;
+    int has_unma, cross;
+} aedge;
+
+typedef struct {
+    char key[48];
+    int kind;    /* 0 function, 1 object */
+    size_t idx;  /* function or object index */
+    long cl;     /* cluster, -1 none */
+} anode;
+
+typedef struct {
+    anode* n;
+    size_t nn;
+    cpr_pairmap keys; /* (kind/idx, cluster) -> node */
+    aedge* e;
+    size_t ne;
+    cpr_pairmap pairs;
+} agraph;
+
+static size_t a_node(agraph* a, int kind, size_t idx, long cl)
+{
+    size_t k1 = idx * 2 + (size_t)kind, k2 = (size_t)(cl + 1);
+    size_t v = cpr_pairmap_get(&a->keys, k1, k2, a->nn, 1);
+    if (v == a->nn) {
+        if (a->nn % 64 == 0) a->n = cpr_xrealloc(a->n, a->nn + 64, sizeof *a->n);
+        anode* n = &a->n[a->nn++];
+        snprintf(n->key, sizeof n->key, "%c%zu_%ld", kind ? 'o' : 'f', idx, cl + 1);
+        n->kind = kind;
+        n->idx = idx;
+        n->cl = cl;
+    }
+    return v;
+}
+
+static void a_edge(agraph* a, size_t p, size_t c, uint64_t bytes, uint64_t unma, int has_unma, int cross)
+{
+    size_t v = cpr_pairmap_get(&a->pairs, p, c, a->ne, 1);
+    if (v == a->ne) {
+        if (a->ne % 64 == 0) a->e = cpr_xrealloc(a->e, a->ne + 64, sizeof *a->e);
+        a->e[a->ne++] = (aedge){p, c, bytes, unma, has_unma, cross};
+    } else {
+        aedge* e = &a->e[v];
+        if (cpr_add_u64(e->bytes, bytes, &e->bytes)) e->bytes = UINT64_MAX;
+        if (unma > e->unma) e->unma = unma;
+        e->has_unma = 0; /* a sum of address sets is not known */
+    }
+}
+
+/* an item of the section: its producer and consumer functions and bytes */
+typedef struct {
+    size_t i;
+    uint64_t bytes;
+} aitem;
+
+static int cmp_aitem(const void* x, const void* y)
+{
+    const aitem *a = x, *b = y;
+    if (a->bytes != b->bytes) return a->bytes > b->bytes ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int render_sections(const cpr_profile* p, const cpr_graph_opts* o, const char* fmt, cpr_error* err)
+{
+    int mode = o->mode;
+    size_t nitems = mode == CPR_GRAPH_OBJECTS ? p->nflows : mode == CPR_GRAPH_THREADS ? p->ntedges : p->npedges;
+    if (mode == CPR_GRAPH_OBJECTS && !p->has_objects) {
+        cpr_seterr(err, p->path, 0, "--objects: this profile has no <objects> (profile with --objects=yes)");
         return CPR_EINPUT;
     }
-    rc = CPR_OK;
-    if (!strcmp(fmt, "dot")) {
-        if (agwrite(g, f) != 0) cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "cannot write the graph");
-    } else {
-#ifdef CPR_GV_BUILTIN
-        GVC_t* gvc = gvContextPlugins(builtins, 0);
-#else
-        GVC_t* gvc = gvContext();
-#endif
-        int ok = gvc && gvLayout(gvc, g, layout) == 0;
-        if (ok && gvRender(gvc, g, fmt, f) != 0) {
-#ifdef CPR_GV_BUILTIN
-            /* a renderer that is not linked in: Graphviz's configured plugins */
-            gvFreeLayout(gvc, g);
-            gvFreeContext(gvc);
-            gv_errbuf[0] = '\0';
-            gvc = gvContext();
-            ok = gvc && gvLayout(gvc, g, layout) == 0 && gvRender(gvc, g, fmt, f) == 0;
-#else
-            ok = 0;
-#endif
-        }
-        if (!ok)
-            cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "Graphviz could not lay out or render %s: %s",
-                       fmt, gv_errbuf[0] ? gv_errbuf : "unknown error");
-        if (gvc) {
-            gvFreeLayout(gvc, g);
-            gvFreeContext(gvc);
+    if (mode == CPR_GRAPH_PHASES && !p->has_phases) {
+        cpr_seterr(err, p->path, 0, "--phases: this profile has no <phases> (mark them with COMMPROF_PHASE)");
+        return CPR_EINPUT;
+    }
+    /* --focus: the functions named */
+    unsigned char* focus = NULL;
+    if (o->nfocus) {
+        focus = cpr_xcalloc(p->nfuncs + 1, 1);
+        for (size_t k = 0; k < o->nfocus; k++) {
+            size_t found[64];
+            size_t nf = cpr_find_by_name(p, o->focus[k], found, 64);
+            if (!nf) {
+                free(focus);
+                cpr_seterr(err, p->path, 0, "--focus=%s: no function of that name", o->focus[k]);
+                return CPR_EUSAGE;
+            }
+            for (size_t j = 0; j < nf && j < 64; j++) focus[found[j]] = 1;
         }
     }
-    agclose(g);
-    if (cpr_close_output(f, o->output, err) || err->set) rc = CPR_EINPUT;
-    if (rc && o->output && strcmp(o->output, "-")) remove(o->output);
-    return rc;
+    aitem* it = cpr_xmalloc((nitems + 1) * sizeof *it);
+    size_t ni = 0;
+    long double total = 0;
+    for (size_t k = 0; k < nitems; k++) {
+        size_t fp, fc;
+        uint64_t b;
+        if (mode == CPR_GRAPH_OBJECTS) {
+            fp = p->flows[k].p;
+            fc = p->flows[k].c;
+            b = p->flows[k].bytes;
+        } else if (mode == CPR_GRAPH_THREADS) {
+            fp = p->tedges[k].p;
+            fc = p->tedges[k].c;
+            b = p->tedges[k].bytes;
+        } else {
+            fp = p->pedges[k].p;
+            fc = p->pedges[k].c;
+            b = p->pedges[k].bytes;
+        }
+        if (o->no_special && (p->funcs[fp].special || p->funcs[fc].special)) continue;
+        if (focus && !focus[fp] && !focus[fc]) continue;
+        it[ni++] = (aitem){k, b};
+        total += b;
+    }
+    free(focus);
+    qsort(it, ni, sizeof *it, cmp_aitem);
+    size_t limit = ni;
+    if (o->threshold < 100) {
+        long double cum = 0, lim = total * (long double)o->threshold / 100;
+        limit = 0;
+        while (limit < ni && cum < lim) cum += it[limit++].bytes;
+    }
+    if (o->top && limit > o->top) limit = o->top;
+
+    agraph a;
+    memset(&a, 0, sizeof a);
+    cpr_pairmap_init(&a.keys);
+    cpr_pairmap_init(&a.pairs);
+    size_t used = 0;
+    for (size_t k = 0; k < limit; k++) {
+        /* the item's nodes (kind, function or object, cluster) and edges */
+        int kind[3] = {0, 0, 0};
+        size_t idx[3];
+        long cl[3] = {-1, -1, -1};
+        size_t nn = 2;
+        uint64_t bytes, unma = 0;
+        int has_unma = 1, cross = 0;
+        if (mode == CPR_GRAPH_OBJECTS) {
+            const cpr_flow* fl = &p->flows[it[k].i];
+            idx[0] = fl->p;
+            kind[1] = 1;
+            idx[1] = fl->o;
+            idx[2] = fl->c;
+            nn = 3;
+            bytes = fl->bytes;
+            has_unma = 0;
+        } else if (mode == CPR_GRAPH_THREADS) {
+            const cpr_tedge* e = &p->tedges[it[k].i];
+            idx[0] = e->p;
+            cl[0] = e->pt ? (long)e->pt : -1;
+            idx[1] = e->c;
+            cl[1] = (long)e->ct;
+            bytes = e->bytes;
+            unma = e->unma;
+            cross = e->pt != e->ct;
+        } else {
+            const cpr_pedge* e = &p->pedges[it[k].i];
+            idx[0] = e->p;
+            cl[0] = (long)e->pp;
+            idx[1] = e->c;
+            cl[1] = (long)e->cp;
+            bytes = e->bytes;
+            unma = e->unma;
+            cross = e->pp != e->cp;
+        }
+        size_t found[3], newn = 0, newe = 0;
+        for (size_t j = 0; j < nn; j++) {
+            found[j] = cpr_pairmap_get(&a.keys, idx[j] * 2 + (size_t)kind[j], (size_t)(cl[j] + 1), 0, 0);
+            if (found[j] == NONE) newn++;
+        }
+        for (size_t j = 0; j + 1 < nn; j++)
+            if (found[j] == NONE || found[j + 1] == NONE || cpr_pairmap_get(&a.pairs, found[j], found[j + 1], 0, 0) == NONE)
+                newe++;
+        if (a.nn + newn > o->max_nodes || a.ne + newe > o->max_edges) continue;
+        size_t nd[3];
+        for (size_t j = 0; j < nn; j++) nd[j] = a_node(&a, kind[j], idx[j], cl[j]);
+        for (size_t j = 0; j + 1 < nn; j++) a_edge(&a, nd[j], nd[j + 1], bytes, unma, has_unma, cross);
+        used++;
+    }
+    if (used < ni)
+        fprintf(stderr, "%s: graph: %zu of %zu %s drawn (--threshold, --top, --max-edges, --max-nodes)\n", CPR_PROG,
+                used, ni,
+                mode == CPR_GRAPH_OBJECTS ? "object flows" : mode == CPR_GRAPH_THREADS ? "thread edges"
+                                                                                        : "phase edges");
+    free(it);
+
+    const char* layout = o->layout;
+    if (!strcmp(layout, "auto")) layout = (a.nn > DOT_MAX_NODES || a.ne > DOT_MAX_EDGES) ? "sfdp" : "dot";
+    agseterr(AGMAX);
+    agseterrf(gv_error);
+    gv_errbuf[0] = '\0';
+    Agraph_t* g = agopen((char*)"commprof", Agdirected, NULL);
+    cpr_buf title = {0};
+    char hb[32], hu[32];
+    label_escape(&title, "commprof: ");
+    label_escape(&title, p->exe ? p->exe : "");
+    for (size_t i = 0; i < p->nargs; i++) {
+        cpr_buf_puts(&title, " ");
+        label_escape(&title, p->args[i]);
+    }
+    cpr_buf_printf(&title, "\\n%s: %zu of %zu %s",
+                   mode == CPR_GRAPH_OBJECTS ? "data objects" : mode == CPR_GRAPH_THREADS ? "threads" : "phases",
+                   used, nitems,
+                   mode == CPR_GRAPH_OBJECTS ? "object flows" : mode == CPR_GRAPH_THREADS ? "thread edges"
+                                                                                           : "phase edges");
+    attr_decl(g, AGRAPH, "label", title.s);
+    cpr_buf_free(&title);
+    attr_decl(g, AGRAPH, "labelloc", "t");
+    attr_decl(g, AGRAPH, "fontname", "Helvetica");
+    attr_decl(g, AGRAPH, "fontsize", "12");
+    attr_decl(g, AGRAPH, "layout", layout);
+    if (!strcmp(layout, "dot")) {
+        attr_decl(g, AGRAPH, "nslimit", "2");
+        attr_decl(g, AGRAPH, "nslimit1", "2");
+        attr_decl(g, AGRAPH, "mclimit", "0.5");
+    } else {
+        attr_decl(g, AGRAPH, "start", "1");
+        attr_decl(g, AGRAPH, "overlap", "prism");
+        attr_decl(g, AGRAPH, "outputorder", "edgesfirst");
+    }
+    Agsym_t* n_label = attr_decl(g, AGNODE, "label", "\\N");
+    Agsym_t* n_shape = attr_decl(g, AGNODE, "shape", "ellipse");
+    Agsym_t* n_style = attr_decl(g, AGNODE, "style", "filled");
+    Agsym_t* n_fill = attr_decl(g, AGNODE, "fillcolor", "#ffffff");
+    attr_decl(g, AGNODE, "fontname", "Helvetica");
+    attr_decl(g, AGNODE, "fontsize", "10");
+    Agsym_t* e_label = attr_decl(g, AGEDGE, "label", "");
+    Agsym_t* e_color = attr_decl(g, AGEDGE, "color", "#000000");
+    Agsym_t* e_fcolor = attr_decl(g, AGEDGE, "fontcolor", "#000000");
+    Agsym_t* e_pen = attr_decl(g, AGEDGE, "penwidth", "1");
+    Agsym_t* e_style = attr_decl(g, AGEDGE, "style", "solid");
+    attr_decl(g, AGEDGE, "arrowhead", "vee");
+    attr_decl(g, AGEDGE, "fontname", "Helvetica");
+    attr_decl(g, AGEDGE, "fontsize", "9");
+
+    /* clusters: threads or phases, in id order */
+    cpr_idmap clmap;
+    memset(&clmap, 0, sizeof clmap);
+    Agraph_t** sub = cpr_xcalloc(a.nn + 1, sizeof *sub);
+    size_t nsub = 0;
+    uint32_t* ids = cpr_xmalloc((a.nn + 1) * sizeof *ids);
+    size_t nids = 0;
+    for (size_t i = 0; i < a.nn; i++)
+        if (a.n[i].cl >= 0 && cpr_idmap_get(&clmap, (uint32_t)a.n[i].cl, nids, 1) == nids) ids[nids++] = (uint32_t)a.n[i].cl;
+    /* sorted ids: clusters in order */
+    for (size_t i = 1; i < nids; i++)
+        for (size_t j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+            uint32_t t = ids[j];
+            ids[j] = ids[j - 1];
+            ids[j - 1] = t;
+        }
+    cpr_idmap_free(&clmap);
+    for (size_t k = 0; k < nids; k++) {
+        char nm[32], lab[500];
+        snprintf(nm, sizeof nm, "cluster_%u", ids[k]);
+        sub[k] = agsubg(g, nm, 1);
+        cpr_idmap_get(&clmap, ids[k], k, 1);
+        char l1[600];
+        if (mode == CPR_GRAPH_THREADS)
+            cpr_thread_label(p, ids[k], l1, sizeof l1);
+        else
+        {
+            size_t pi = cpr_idmap_find(&p->phasemap, ids[k]);
+            snprintf(lab, sizeof lab, "%s", pi == NONE ? "" : p->phases[pi].name);
+            snprintf(l1, sizeof l1, "phase %u%s%s", ids[k], lab[0] ? ": " : "", lab);
+        }
+        cpr_buf lb = {0};
+        label_escape(&lb, l1);
+        agsafeset(sub[k], (char*)"label", lb.s, (char*)"");
+        cpr_buf_free(&lb);
+        agsafeset(sub[k], (char*)"style", (char*)"filled", (char*)"");
+        agsafeset(sub[k], (char*)"color", (char*)cluster_fill[k % NPALETTE], (char*)"");
+        agsafeset(sub[k], (char*)"fillcolor", (char*)cluster_back[k % NPALETTE], (char*)"");
+        nsub++;
+    }
+    Agnode_t** gn = cpr_xcalloc(a.nn + 1, sizeof *gn);
+    for (size_t i = 0; i < a.nn; i++) {
+        const anode* n = &a.n[i];
+        Agraph_t* parent = g;
+        if (n->cl >= 0) parent = sub[cpr_idmap_find(&clmap, (uint32_t)n->cl)];
+        gn[i] = agnode(parent, (char*)n->key, 1);
+        cpr_buf lab = {0};
+        char buf[1200];
+        if (n->kind == 1) {
+            const cpr_object* x = &p->objects[n->idx];
+            label_escape(&lab, cpr_object_label(p, n->idx, buf, sizeof buf));
+            cpr_buf_printf(&lab, "\\n%s, %s", cpr_fmt_human(hb, x->size, "B"), cpr_object_kinds[x->kind]);
+            set(gn[i], n_shape, "box");
+            set(gn[i], n_fill, "#fff3c4");
+        } else {
+            const cpr_func* f = &p->funcs[n->idx];
+            label_escape(&lab, cpr_display_name(p, n->idx, buf, sizeof buf));
+            if (f->special) {
+                set(gn[i], n_shape, "box");
+                set(gn[i], n_style, "dashed");
+            } else if (f->kind == CPR_KIND_REGION) {
+                set(gn[i], n_shape, "component");
+                set(gn[i], n_fill, "#e8f0ff");
+            }
+        }
+        set(gn[i], n_label, lab.s);
+        cpr_buf_free(&lab);
+    }
+    uint64_t maxbytes = 1;
+    for (size_t k = 0; k < a.ne; k++)
+        if (a.e[k].bytes > maxbytes) maxbytes = a.e[k].bytes;
+    for (size_t k = 0; k < a.ne; k++) {
+        const aedge* e = &a.e[k];
+        Agedge_t* ge = agedge(g, gn[e->p], gn[e->c], NULL, 1);
+        char lab[96], col[8], pen[16];
+        if (e->has_unma)
+            snprintf(lab, sizeof lab, "%s\\n%s UnMA", cpr_fmt_human(hb, e->bytes, "B"), cpr_fmt_human(hu, e->unma, ""));
+        else
+            snprintf(lab, sizeof lab, "%s", cpr_fmt_human(hb, e->bytes, "B"));
+        set(ge, e_label, lab);
+        cpr_ramp_color(e->bytes, maxbytes, col);
+        set(ge, e_color, col);
+        unsigned rgb = (unsigned)strtoul(col + 1, NULL, 16);
+        char fcol[8];
+        snprintf(fcol, sizeof fcol, "#%02x%02x%02x", ((rgb >> 16) & 255) * 3 / 5, ((rgb >> 8) & 255) * 3 / 5,
+                 (rgb & 255) * 3 / 5);
+        set(ge, e_fcolor, fcol);
+        double lg = maxbytes > 1 ? log((double)e->bytes) / log((double)maxbytes) : 1;
+        if (lg < 0) lg = 0;
+        snprintf(pen, sizeof pen, "%.2f", 1 + 3 * lg);
+        set(ge, e_pen, pen);
+        if (e->cross) set(ge, e_style, mode == CPR_GRAPH_PHASES ? "dashed" : "bold");
+    }
+    free(gn);
+    free(sub);
+    free(ids);
+    cpr_idmap_free(&clmap);
+    free(a.n);
+    free(a.e);
+    cpr_pairmap_free(&a.keys);
+    cpr_pairmap_free(&a.pairs);
+    (void)nsub;
+    return emit(g, fmt, layout, o, err);
 }
 
 static void graph_help(void)
@@ -427,6 +791,17 @@ static void graph_help(void)
            "                      nodes fit are drawn, a note on stderr says what was cut\n"
            "  --layout=ENGINE     dot, sfdp or auto: dot up to %d nodes and %d edges,\n"
            "                      sfdp (with a fixed seed) above [auto]\n"
+           "  --objects           data objects (--objects=yes) as boxes with their name,\n"
+           "                      size and kind: producer -> object -> consumer from the\n"
+           "                      object flows, edges labelled with bytes\n"
+           "  --threads           one node per (function, thread) from the thread edges,\n"
+           "                      one cluster per thread; edges between threads are bold\n"
+           "  --phases            one node per (function, phase) from the phase edges\n"
+           "                      (COMMPROF_PHASE), one cluster per phase; edges from one\n"
+           "                      phase to another are dashed\n"
+           "                      With these three, --threshold, --top, --max-edges and\n"
+           "                      --max-nodes count flows or edges of that section, and\n"
+           "                      --focus keeps those of the functions named (no --depth)\n"
            "  -h, --help          this help\n"
            "\n"
            "DOT output is not laid out (run dot -Tsvg on it; its layout= attribute\n"
@@ -463,6 +838,15 @@ int cpr_graph_option(const char* cmd, int c, const char* arg, cpr_graph_opts* o)
         return 0;
     }
     case 'S': o->no_special = 1; return 0;
+    case 'O':
+    case 'H':
+    case 'P': {
+        int m = c == 'O' ? CPR_GRAPH_OBJECTS : c == 'H' ? CPR_GRAPH_THREADS : CPR_GRAPH_PHASES;
+        if (o->mode != CPR_GRAPH_FUNCTIONS && o->mode != m)
+            return cpr_usage_error(cmd, "--objects, --threads and --phases draw different graphs: choose one");
+        o->mode = m;
+        return 0;
+    }
     case 'N':
         if (cpr_opt_count(cmd, "max-nodes", arg, &o->max_nodes)) return CPR_EUSAGE;
         if (!o->max_nodes) return cpr_usage_error(cmd, "--max-nodes must be at least 1");
@@ -483,7 +867,9 @@ int cpr_cmd_graph(int argc, char** argv)
         {"threshold", required_argument, 0, 't'}, {"top", required_argument, 0, 'n'},
         {"focus", required_argument, 0, 'f'},    {"depth", required_argument, 0, 'd'},
         {"no-special", no_argument, 0, 'S'},     {"max-nodes", required_argument, 0, 'N'},
-        {"max-edges", required_argument, 0, 'E'}, {0, 0, 0, 0}};
+        {"max-edges", required_argument, 0, 'E'}, {"objects", no_argument, 0, 'O'},
+        {"threads", no_argument, 0, 'H'},        {"phases", no_argument, 0, 'P'},
+        {0, 0, 0, 0}};
     cpr_graph_opts o;
     cpr_graph_opts_init(&o);
     int c, rc = CPR_OK;
