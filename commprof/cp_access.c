@@ -71,9 +71,20 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
    }
 }
 
-static inline void credit_one(UInt p, UInt c, Addr a, SizeT sz)
+/* The edge (p, c) of a load by node n: n remembers the last one it used. */
+static CpEdge* node_edge_miss(CpNode* n, UInt p, UInt c)
 {
    CpEdge* e = cp_edge_get(&cp_edges, p, c);
+   n->ecache_key = cp_edge_key(p, c);
+   n->ecache_edge = e;
+   return e;
+}
+
+static inline __attribute__((always_inline)) void credit_one(UInt p, UInt c, Addr a, SizeT sz,
+                                                             CpNode* n)
+{
+   CpEdge* e = LIKELY(n->ecache_key == cp_edge_key(p, c)) ? (CpEdge*)n->ecache_edge
+                                                          : node_edge_miss(n, p, c);
    e->bytes += sz;
    e->accesses++;
    if (LIKELY(sz <= 64)) cp_addrset_add_small(&e->addrs, a, sz);
@@ -81,12 +92,12 @@ static inline void credit_one(UInt p, UInt c, Addr a, SizeT sz)
    if (UNLIKELY(cp_load_extras)) load_extras(p, c, a, sz, e);
 }
 
-static inline void do_load(Addr a, SizeT sz, UInt c)
+static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt c, CpNode* n)
 {
    if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
       CpSlot s = cp_shadow_slot(&cp_shadow, a);
       if (CP_SLOT_IS_UNIFORM(s)) {              /* the whole chunk has one producer */
-         credit_one(CP_SLOT_WRITER(s), c, a, sz);
+         credit_one(CP_SLOT_WRITER(s), c, a, sz, n);
          return;
       }
       UInt  g  = cp_shadow.gran_log2;
@@ -96,7 +107,7 @@ static inline void do_load(Addr a, SizeT sz, UInt c)
       UInt  diff = 0;
       for (UInt i = 1; i < nb; i++) diff |= e[i] ^ p;
       if (LIKELY(diff == 0)) {
-         credit_one(p, c, a, sz);
+         credit_one(p, c, a, sz, n);
          return;
       }
    }
@@ -109,7 +120,7 @@ enum { K_LOAD = 1, K_STORE = 2, K_MODIFY = 3 };
    of node function sn (NULL: code outside the nodes, charged to the
    innermost node frame).  Inlined into each helper with constant k, sn-ness
    and objects, so that each helper keeps only its own path. */
-static inline void access(Addr a, UWord sz, CpNode* sn, UInt k, Bool objects)
+static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNode* sn, UInt k, Bool objects)
 {
    CpNode* n;
    UInt c;
@@ -131,7 +142,7 @@ static inline void access(Addr a, UWord sz, CpNode* sn, UInt k, Bool objects)
          n->stack_bytes_read += sz;
       }
       if (objects) cp_objects_load(a, sz, c, n);
-      do_load(a, sz, c);
+      do_load(a, sz, c, n);
    }
    if (k & K_STORE) {
       if (counting) {

@@ -13,6 +13,9 @@ static inline UInt page_hash(Addr pn)
 
 void cp_addrset_init(CpAddrSet* s)
 {
+   s->last_bm = NO_PAGE;
+   s->last_bits = NULL;
+   s->last_bm_page = NULL;
    for (UInt i = 0; i < CP_PCACHE; i++) {
       s->cache_pn[i] = NO_PAGE;
       s->cache_page[i] = NULL;
@@ -81,13 +84,15 @@ CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
    return page;
 }
 
-/* The bitmap holding address a, made if absent. */
-static ULong* bitmap_for(CpAddrSet* s, Addr a)
+ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a)
 {
    CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    if (!page->sub[si]) page->sub[si] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
-   return page->sub[si];
+   s->last_bm = a >> CP_PAGE_BITS;
+   s->last_bits = page->sub[si];
+   s->last_bm_page = page;
+   return s->last_bits;
 }
 
 ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
@@ -97,7 +102,9 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
       UInt   off  = (UInt)(a & (CP_PAGE_ADDRS - 1));
       SizeT  inpg = (SizeT)(CP_PAGE_ADDRS - off);
       if (inpg > n) inpg = n;
-      ULong* bits = bitmap_for(s, a);
+      ULong* bits = cp_addrset_bitmap(s, a);
+      CpBigPage* page = s->last_bm_page;
+      ULong  before = added;
       SizeT  left = inpg;
       UInt   o    = off;
       while (left > 0) {
@@ -113,6 +120,7 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
          o += (UInt)take;
          left -= take;
       }
+      page->nset += (UInt)(added - before);
       a += inpg;
       n -= inpg;
       if (a == 0) break;                 /* wrapped around the address space */
@@ -156,7 +164,9 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
             ULong fresh = sb[w] & ~db[w];
             if (fresh) {
                db[w] |= fresh;
-               added += CP_POPCOUNT64(fresh);
+               UInt c = CP_POPCOUNT64(fresh);
+               added += c;
+               dp->nset += c;
             }
          }
       }

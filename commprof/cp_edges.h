@@ -33,18 +33,26 @@
 #define CP_BIG_BITS    16                          /* a page: 65536 addresses */
 #define CP_SUBS        (1u << (CP_BIG_BITS - CP_PAGE_BITS))
 
-typedef struct { ULong* sub[CP_SUBS]; } CpBigPage;
+typedef struct {
+   UInt   nset;              /* addresses of the page in the set; a full page
+                                (1 << CP_BIG_BITS) needs no bitmap lookup */
+   ULong* sub[CP_SUBS];
+} CpBigPage;
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
 #define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
 
 typedef struct {
+   /* hot: the bitmap of the last 4 Ki addresses touched, and the count */
+   Addr        last_bm;     /* address >> CP_PAGE_BITS of last_bits, or (Addr)-1 */
+   ULong*      last_bits;
+   CpBigPage*  last_bm_page;   /* the page holding last_bits */
+   ULong       count;       /* number of addresses in the set */
    Addr        cache_pn[CP_PCACHE];    /* page numbers cached, or (Addr)-1 */
    CpBigPage*  cache_page[CP_PCACHE];
    CpPageSlot* slots;       /* open addressing; pn == (Addr)-1 is empty */
    UInt        cap;         /* power of two, or 0 */
    UInt        used;
-   ULong       count;       /* number of addresses in the set */
 } CpAddrSet;
 
 void  cp_addrset_init(CpAddrSet* s);
@@ -59,24 +67,33 @@ Bool  cp_addrset_contains(const CpAddrSet* s, Addr a);
 ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
 
 /* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */
+/* The bitmap for a, made if absent; caches it as the last one. */
+ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a);
+
 static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
 {
-   Addr pn = a >> CP_BIG_BITS;
-   UInt ci = (UInt)(pn & (CP_PCACHE - 1));
-   if (CP_LIKELY(pn == s->cache_pn[ci])) {
-      UInt off = (UInt)(a & (((Addr)1 << CP_BIG_BITS) - 1));
-      ULong* bits = s->cache_page[ci]->sub[off >> CP_PAGE_BITS];
-      UInt sh = off & 63;
-      if (CP_LIKELY(bits != NULL && sh + n <= 64)) {
-         ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;
-         ULong* w = &bits[(off & (CP_PAGE_ADDRS - 1)) >> 6];
-         ULong fresh = mask & ~*w;
-         if (CP_LIKELY(fresh == 0)) return 0;
-         *w |= fresh;
-         ULong k = (fresh == mask) ? (ULong)n : (ULong)CP_POPCOUNT64(fresh);
-         s->count += k;
-         return k;
+   UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
+   UInt sh = off & 63;
+   if (CP_LIKELY(sh + n <= 64)) {
+      ULong* bits;
+      if (CP_LIKELY((a >> CP_PAGE_BITS) == s->last_bm)) {
+         bits = s->last_bits;
+      } else {
+         /* a page whose every address is in already: nothing to look at */
+         Addr pn = a >> CP_BIG_BITS;
+         UInt ci = (UInt)(pn & (CP_PCACHE - 1));
+         if (pn == s->cache_pn[ci] && s->cache_page[ci]->nset == (1u << CP_BIG_BITS)) return 0;
+         bits = cp_addrset_bitmap(s, a);
       }
+      ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;
+      ULong* w = &bits[off >> 6];
+      ULong fresh = mask & ~*w;
+      if (CP_LIKELY(fresh == 0)) return 0;
+      *w |= fresh;
+      UInt k = (fresh == mask) ? (UInt)n : CP_POPCOUNT64(fresh);
+      s->count += k;
+      s->last_bm_page->nset += k;
+      return k;
    }
    return cp_addrset_add_range(s, a, n);
 }
@@ -84,14 +101,15 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
 /* ---------------- edges ---------------- */
 
 typedef struct {
+   /* the fields of the fast path first: one cache line with addrs' hot part */
    ULong     key;           /* (producer << 32) | consumer */
    ULong     bytes;
    ULong     accesses;
+   CpAddrSet addrs;         /* addrs.count is the UnMA */
    ULong     dup_accesses;  /* of these, loads also counted on another edge that
                                folds into the same coarser edge (see cp_output.c) */
    ULong     first_read;    /* bytes read for the first time by the consumer since
                                they were written (kept by the tool, optional) */
-   CpAddrSet addrs;         /* addrs.count is the UnMA */
 } CpEdge;
 
 static inline ULong cp_edge_key(UInt producer, UInt consumer)

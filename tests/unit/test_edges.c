@@ -135,11 +135,15 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
             CHECK(s->slots[i].page == s->cache_page[c], "%s (%s): cached page is another one", what, ctx);
             found[c] = 1;
          }
+      ULong page_pop = 0;
       for (UInt k = 0; k < CP_SUBS; k++) {
          const ULong* bits = s->slots[i].page->sub[k];
          if (!bits) continue;
-         for (UInt w = 0; w < CP_PAGE_WORDS; w++) pop += CP_POPCOUNT64(bits[w]);
+         for (UInt w = 0; w < CP_PAGE_WORDS; w++) page_pop += CP_POPCOUNT64(bits[w]);
       }
+      CHECK(page_pop == s->slots[i].page->nset, "%s (%s): page 0x%lx holds %llu addresses, nset says %u",
+            what, ctx, s->slots[i].pn, (unsigned long long)page_pop, s->slots[i].page->nset);
+      pop += page_pop;
    }
    u64map_free(&seen);
    CHECK(used == s->used, "%s (%s): %u pages in the table, used says %u", what, ctx, used, s->used);
