@@ -19,6 +19,7 @@ static const struct {
     {"summary", cpr_cmd_summary, "ranked tables of edges and functions (the default)"},
     {"graph", cpr_cmd_graph, "the communication graph as DOT, SVG, PNG or PDF"},
     {"matrix", cpr_cmd_matrix, "producer x consumer matrix: text, CSV or SVG heatmap"},
+    {"timeline", cpr_cmd_timeline, "per-function bandwidth over the time slices: SVG plot or CSV"},
     {"diff", cpr_cmd_diff, "what changed between two profiles"},
     {"merge", cpr_cmd_merge, "combine profiles of several processes or runs into one"},
     {"partition", cpr_cmd_partition, "k-way clustering of functions (balanced load, small cut)"},
