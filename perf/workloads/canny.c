@@ -13,7 +13,7 @@
  * before the stage runs, freed when the next stage no longer needs them), as
  * in the original canny.c.
  *
- * Usage: canny [rows]   (default 2400; the width is fixed at 1024 pixels)
+ * Usage: canny [rows]   (default 5000; the width is fixed at 1024 pixels)
  * Work and data are proportional to rows.
  * Prints "checksum: X" and "written: N" (peak bytes of live heap data the
  * program writes, for the shadow-per-written-byte statistic of perf/run).
@@ -225,7 +225,7 @@ NOINLINE static unsigned long long checksum(const unsigned char *edge, int w, in
 
 int main(int argc, char **argv)
 {
-   int h = argc > 1 ? atoi(argv[1]) : 2400, w = WIDTH;
+   int h = argc > 1 ? atoi(argv[1]) : 5000, w = WIDTH;
    if (h < 16) { fprintf(stderr, "canny: rows must be >= 16\n"); return 2; }
    size_t n = (size_t)w * h;
 

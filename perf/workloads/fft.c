@@ -14,7 +14,7 @@
  *
  * The blocks live in one array (blocks x N complex doubles, 1 MiB a block).
  *
- * Usage: fft [blocks]   (default 16; N = 65536 points a block)
+ * Usage: fft [blocks]   (default 80; N = 65536 points a block)
  * Work and data are proportional to blocks.  Prints "checksum: X" and
  * "written: N" (bytes of the block array, the tables and the check buffers).
  */
@@ -102,7 +102,7 @@ NOINLINE static double block_energy(const cplx *x)
 
 int main(int argc, char **argv)
 {
-   int blocks = argc > 1 ? atoi(argv[1]) : 16;
+   int blocks = argc > 1 ? atoi(argv[1]) : 80;
    if (blocks < 1) { fprintf(stderr, "fft: blocks must be >= 1\n"); return 2; }
    cplx *tw = malloc(N / 2 * sizeof(cplx));
    double *wave = malloc(N * sizeof(double));

@@ -10,7 +10,7 @@
  *   track_features      per feature, coarse to fine, iterative Lucas-Kanade
  *                       solves over a WIN x WIN window with bilinear interpolation
  *
- * Usage: klt [rows]   (default 960; the width is fixed at 1024 pixels)
+ * Usage: klt [rows]   (default 1600; the width is fixed at 1024 pixels)
  * The pyramid, gradients and the number of features are proportional to rows,
  * so is the work.  Prints "checksum: X" and "written: N" (peak bytes of live
  * heap data the program writes).
@@ -255,7 +255,7 @@ NOINLINE static void track_features(Image p1[LEVELS], Image p2[LEVELS], Image gx
 
 int main(int argc, char **argv)
 {
-   int h = argc > 1 ? atoi(argv[1]) : 960, w = WIDTH;
+   int h = argc > 1 ? atoi(argv[1]) : 1600, w = WIDTH;
    if (h < 8 * MARGIN) { fprintf(stderr, "klt: rows must be >= %d\n", 8 * MARGIN); return 2; }
    Image f1 = new_image(w, h), f2 = new_image(w, h);
    make_frames(&f1, &f2, 2.6f, -1.7f);

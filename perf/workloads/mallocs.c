@@ -16,7 +16,7 @@
  * An object is two blocks: a 32-byte node (links, key, size) and its payload
  * of 8 to 256 bytes (60% under 48 bytes).
  *
- * Usage: mallocs [objects]   (default 200000 objects a round, ROUNDS = 6)
+ * Usage: mallocs [objects]   (default 120000 objects a round, ROUNDS = 6)
  * Work is proportional to objects.  Prints "checksum: X" and
  * "written: N" (peak bytes of live objects, payload only).
  */
@@ -163,7 +163,7 @@ NOINLINE static unsigned long long free_pattern(Obj **v, int n, int round)
 
 int main(int argc, char **argv)
 {
-   int n = argc > 1 ? atoi(argv[1]) : 200000;
+   int n = argc > 1 ? atoi(argv[1]) : 120000;
    if (n < 1) { fprintf(stderr, "mallocs: objects must be >= 1\n"); return 2; }
    unsigned nb = (unsigned)n / 4 + 1;
    Obj **v = malloc((size_t)n * sizeof(Obj *)), **table = malloc(nb * sizeof(Obj *));

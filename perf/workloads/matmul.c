@@ -9,7 +9,7 @@
  *   multiply        C = A * B, i-j-k
  *   verify          D = A * B, i-k-j, on a band of rows; max |C - D|
  *
- * Usage: matmul [n]   (default 560)
+ * Usage: matmul [n]   (default 720)
  * The work is proportional to n^3 (2 n^3 flops), the data to n^2:
  * n * 2^(1/3) doubles the work.  Prints "checksum: X" and "written: N" (bytes
  * of the three matrices).
@@ -66,7 +66,7 @@ NOINLINE static double verify(const double *a, const double *b, const double *c,
 
 int main(int argc, char **argv)
 {
-   int n = argc > 1 ? atoi(argv[1]) : 560;
+   int n = argc > 1 ? atoi(argv[1]) : 720;
    if (n < 1) { fprintf(stderr, "matmul: n must be >= 1\n"); return 2; }
    size_t bytes = (size_t)n * n * sizeof(double);
    double *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);

@@ -10,7 +10,7 @@
  * consumer -> producer through the queues (capacity QCAP each), so the same
  * memory is written by one thread and read by the next.
  *
- * Usage: pipeline [buffers]   (default 2000 buffers of 16384 ints = 64 KiB)
+ * Usage: pipeline [buffers]   (default 5000 buffers of 16384 ints = 64 KiB)
  * Work is proportional to buffers; the data (the pool) is fixed.  The result
  * is deterministic: queues are FIFO and every buffer is processed in order.
  * Prints "checksum: X" and "written: N" (bytes of the buffer pool).
@@ -142,7 +142,7 @@ static void *consumer_main(void *arg)
 
 int main(int argc, char **argv)
 {
-   nbuffers = argc > 1 ? atoi(argv[1]) : 2000;
+   nbuffers = argc > 1 ? atoi(argv[1]) : 5000;
    if (nbuffers < 1) { fprintf(stderr, "pipeline: buffers must be >= 1\n"); return 2; }
    q_init(&q_free, NBUF);
    q_init(&q_raw, QCAP);

@@ -9,8 +9,8 @@
  *   update       follows the ring once more, rewriting each node's payload
  *                from its predecessor's (a read-modify-write chase)
  *
- * Usage: ptrchase [nodes]   (default 3000000 nodes of 16 bytes = 46 MiB, and
- *        the 11 MiB shuffle order)
+ * Usage: ptrchase [nodes]   (default 2400000 nodes of 16 bytes = 37 MiB, and
+ *        the 9 MiB shuffle order)
  * Work and data are proportional to nodes.  Prints "checksum: X" and
  * "written: N" (bytes of the node array and the shuffle order).
  */
@@ -75,7 +75,7 @@ NOINLINE static void update(Node *start, size_t n)
 
 int main(int argc, char **argv)
 {
-   long n = argc > 1 ? atol(argv[1]) : 3000000;
+   long n = argc > 1 ? atol(argv[1]) : 2400000;
    if (n < 2) { fprintf(stderr, "ptrchase: nodes must be >= 2\n"); return 2; }
    unsigned *order = malloc((size_t)n * sizeof(unsigned));
    if (!order) { perror("malloc"); return 1; }
