@@ -382,6 +382,17 @@ void cpr_pairmap_init(cpr_pairmap* m);
 void cpr_pairmap_free(cpr_pairmap* m);
 size_t cpr_pairmap_get(cpr_pairmap* m, size_t a, size_t b, size_t val, int insert);
 
+/* a map from strings (copied) to indices */
+typedef struct {
+    char** keys;
+    size_t* vals;
+    size_t cap, n;
+} cpr_strmap;
+void cpr_strmap_free(cpr_strmap* m);
+size_t cpr_strmap_get(cpr_strmap* m, const char* key, size_t val, int insert);
+/* the matching key of an object across profiles: "kind/name" */
+void cpr_object_key(cpr_buf* b, const cpr_object* o);
+
 /* ---- output -------------------------------------------------------------- */
 
 /* Opens -o FILE (or stdout when NULL or "-").  cpr_close_output reports a

@@ -103,7 +103,13 @@ static void diff_help(void)
            "OUT), with their instructions.  Functions are matched by kind, name,\n"
            "object file and source file.\n"
            "\n"
-           "  --table=edges|functions|all   which table(s) [all; edges with --csv]\n"
+           "  --table=TABLE       edges, functions, objects, threads or all [all; edges\n"
+           "                      with --csv].  objects: data objects (--objects=yes)\n"
+           "                      matched by kind and name, by absolute change of\n"
+           "                      accesses (reads + writes); threads: matched by id\n"
+           "                      (creation order), instructions, bytes read, IN, OUT.\n"
+           "                      all: edges, functions, then objects and threads when\n"
+           "                      a profile has them (threads: more than one)\n"
            "  --threshold=PCT     changes that add up to PCT%% of all the absolute\n"
            "                      change [99; 100 with --csv]\n"
            "  --top=N             at most N rows per table, 0 = no limit [20; 0 with --csv]\n"
@@ -168,6 +174,221 @@ static void run_line(FILE* f, const char* tag, const cpr_profile* p)
     fprintf(f, "; pid %s)\n", p->pid ? p->pid : "?");
 }
 
+/* ---- objects and threads ------------------------------------------------------ */
+
+typedef struct {
+    const cpr_object *a, *b; /* first object of the key in A / B */
+    uint64_t ra, rb, wa, wb, rba, rbb, wba, wbb; /* reads, writes, read and write bytes, summed */
+} uobj;
+
+static const uobj* sort_o;
+static int cmp_o(const void* x, const void* y)
+{
+    const uobj *e = &sort_o[*(const size_t*)x], *f = &sort_o[*(const size_t*)y];
+    uint64_t u = absdiff(e->ra + e->wa, e->rb + e->wb), v = absdiff(f->ra + f->wa, f->rb + f->wb);
+    if (u != v) return u > v ? -1 : 1;
+    size_t i = *(const size_t*)x, j = *(const size_t*)y;
+    return i < j ? -1 : i > j;
+}
+
+static uint64_t sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static void objects_diff(FILE* f, const cpr_profile* A, const cpr_profile* B, int csv, int all, double threshold,
+                         size_t top)
+{
+    cpr_strmap sm;
+    memset(&sm, 0, sizeof sm);
+    uobj* U = cpr_xcalloc(A->nobjects + B->nobjects + 1, sizeof *U);
+    size_t n = 0;
+    cpr_buf key = {0};
+    for (int side = 0; side < 2; side++) {
+        const cpr_profile* P = side ? B : A;
+        for (size_t i = 0; i < P->nobjects; i++) {
+            const cpr_object* o = &P->objects[i];
+            cpr_object_key(&key, o);
+            size_t u = cpr_strmap_get(&sm, key.s, n, 1);
+            if (u == n) n++;
+            uobj* x = &U[u];
+            if (side) {
+                if (!x->b) x->b = o;
+                x->rb = sat(x->rb, o->reads);
+                x->wb = sat(x->wb, o->writes);
+                x->rbb = sat(x->rbb, o->read_bytes);
+                x->wbb = sat(x->wbb, o->write_bytes);
+            } else {
+                if (!x->a) x->a = o;
+                x->ra = sat(x->ra, o->reads);
+                x->wa = sat(x->wa, o->writes);
+                x->rba = sat(x->rba, o->read_bytes);
+                x->wba = sat(x->wba, o->write_bytes);
+            }
+        }
+    }
+    cpr_buf_free(&key);
+    cpr_strmap_free(&sm);
+    size_t* r = cpr_xmalloc((n + 1) * sizeof *r);
+    size_t nr = 0;
+    for (size_t u = 0; u < n; u++) {
+        const uobj* x = &U[u];
+        if (!all && x->a && x->b && x->ra == x->rb && x->wa == x->wb && x->rba == x->rbb && x->wba == x->wbb) continue;
+        r[nr++] = u;
+    }
+    sort_o = U;
+    qsort(r, nr, sizeof *r, cmp_o);
+    uint64_t* d = cpr_xmalloc((nr + 1) * sizeof *d);
+    for (size_t k = 0; k < nr; k++) {
+        const uobj* x = &U[r[k]];
+        d[k] = absdiff(sat(x->ra, x->wa), sat(x->rb, x->wb));
+        if (!d[k]) d[k] = 1; /* changed bytes, or appeared/vanished */
+    }
+    size_t k = cut(d, nr, threshold, top);
+    free(d);
+    if (csv) {
+        fputs("kind,name,reads_a,reads_b,writes_a,writes_b,read_bytes_a,read_bytes_b,write_bytes_a,write_bytes_b,"
+              "status\n",
+              f);
+        for (size_t i = 0; i < k; i++) {
+            const uobj* x = &U[r[i]];
+            const cpr_object* o = x->a ? x->a : x->b;
+            fprintf(f, "%s,", cpr_object_kinds[o->kind]);
+            cpr_csv_field(f, o->name);
+            const char* st = !x->a ? "new" : !x->b ? "gone" : status(sat(x->ra, x->wa), sat(x->rb, x->wb));
+            fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s\n", (unsigned long long)x->ra,
+                    (unsigned long long)x->rb, (unsigned long long)x->wa, (unsigned long long)x->wb,
+                    (unsigned long long)x->rba, (unsigned long long)x->rbb, (unsigned long long)x->wba,
+                    (unsigned long long)x->wbb, st);
+        }
+    } else {
+        rule(f);
+        fprintf(f, "Data objects by absolute change of accesses (reads + writes): %zu of %zu %s shown", k, nr,
+                all ? "objects" : "changed objects");
+        if (threshold < 100) fprintf(f, ", threshold %g%%", threshold);
+        if (top) fprintf(f, ", top %zu", top);
+        fputc('\n', f);
+        rule(f);
+        static const char* const h[] = {"A accesses", "B accesses", "change", "relative", "A bytes", "B bytes",
+                                        "object"};
+        char*** c = alloc_cells(k + 1, 7);
+        for (int j = 0; j < 7; j++) c[0][j] = cpr_xstrdup(h[j]);
+        char x1[40], rel[24];
+        for (size_t i = 0; i < k; i++) {
+            const uobj* x = &U[r[i]];
+            const cpr_object* o = x->a ? x->a : x->b;
+            uint64_t a = sat(x->ra, x->wa), b = sat(x->rb, x->wb);
+            c[i + 1][0] = cpr_xstrdup(x->a ? cpr_fmt_u64(x1, a) : "-");
+            c[i + 1][1] = cpr_xstrdup(x->b ? cpr_fmt_u64(x1, b) : "-");
+            change_str(x1, a, b);
+            c[i + 1][2] = cpr_xstrdup(x1);
+            if (!x->a) snprintf(rel, sizeof rel, "new");
+            else if (!x->b) snprintf(rel, sizeof rel, "gone");
+            else rel_str(rel, a, b);
+            c[i + 1][3] = cpr_xstrdup(rel);
+            c[i + 1][4] = cpr_xstrdup(x->a ? cpr_fmt_u64(x1, sat(x->rba, x->wba)) : "-");
+            c[i + 1][5] = cpr_xstrdup(x->b ? cpr_fmt_u64(x1, sat(x->rbb, x->wbb)) : "-");
+            cpr_buf nb = {0};
+            cpr_buf_printf(&nb, "%s (%s)", o->name, cpr_object_kinds[o->kind]);
+            c[i + 1][6] = nb.s;
+        }
+        print_rows(f, c, k + 1, 7);
+        free_cells(c, k + 1, 7);
+    }
+    free(r);
+    free(U);
+}
+
+static void threads_diff(FILE* f, const cpr_profile* A, const cpr_profile* B, int csv, int all, double threshold,
+                         size_t top)
+{
+    /* thread ids are creation order: the union of the ids, ascending */
+    size_t n = A->nthreads + B->nthreads;
+    uint32_t* ids = cpr_xmalloc((n + 1) * sizeof *ids);
+    size_t m = 0;
+    for (size_t i = 0; i < A->nthreads; i++) ids[m++] = A->threads[i].id;
+    for (size_t i = 0; i < B->nthreads; i++)
+        if (cpr_thread_index(A, B->threads[i].id) == NONE) ids[m++] = B->threads[i].id;
+    for (size_t i = 1; i < m; i++)
+        for (size_t j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+            uint32_t t = ids[j];
+            ids[j] = ids[j - 1];
+            ids[j - 1] = t;
+        }
+    const cpr_thread** ta = cpr_xcalloc(m + 1, sizeof *ta);
+    const cpr_thread** tb = cpr_xcalloc(m + 1, sizeof *tb);
+    size_t nr = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t a = cpr_thread_index(A, ids[i]), b = cpr_thread_index(B, ids[i]);
+        const cpr_thread* x = a == NONE ? NULL : &A->threads[a];
+        const cpr_thread* y = b == NONE ? NULL : &B->threads[b];
+        if (!all && x && y && x->instructions == y->instructions && x->bytes_read == y->bytes_read &&
+            x->in_bytes == y->in_bytes && x->out_bytes == y->out_bytes && !strcmp(x->name, y->name))
+            continue;
+        ids[nr] = ids[i];
+        ta[nr] = x;
+        tb[nr] = y;
+        nr++;
+    }
+    size_t k = top && nr > top ? top : nr;
+    (void)threshold;
+    if (csv) {
+        fputs("id,name_a,name_b,instructions_a,instructions_b,bytes_read_a,bytes_read_b,in_a,in_b,out_a,out_b,status\n",
+              f);
+        for (size_t i = 0; i < k; i++) {
+            const cpr_thread *x = ta[i], *y = tb[i];
+            fprintf(f, "%u,", ids[i]);
+            cpr_csv_field(f, x ? x->name : "");
+            putc(',', f);
+            cpr_csv_field(f, y ? y->name : "");
+            uint64_t v[8] = {x ? x->instructions : 0, y ? y->instructions : 0, x ? x->bytes_read : 0,
+                             y ? y->bytes_read : 0, x ? x->in_bytes : 0, y ? y->in_bytes : 0,
+                             x ? x->out_bytes : 0, y ? y->out_bytes : 0};
+            for (int j = 0; j < 8; j++) fprintf(f, ",%llu", (unsigned long long)v[j]);
+            fprintf(f, ",%s\n", !x ? "new" : !y ? "gone" : status(v[0], v[1]));
+        }
+    } else {
+        rule(f);
+        fprintf(f, "Threads (matched by id): %zu of %zu %s shown", k, nr, all ? "threads" : "changed threads");
+        if (top) fprintf(f, ", top %zu", top);
+        fputc('\n', f);
+        rule(f);
+        static const char* const h[] = {"id", "A instr", "B instr", "relative", "A IN+OUT", "B IN+OUT", "relative",
+                                        "thread"};
+        char*** c = alloc_cells(k + 1, 8);
+        for (int j = 0; j < 8; j++) c[0][j] = cpr_xstrdup(h[j]);
+        char x1[40], rel[24];
+        for (size_t i = 0; i < k; i++) {
+            const cpr_thread *x = ta[i], *y = tb[i];
+            snprintf(x1, sizeof x1, "%u", ids[i]);
+            c[i + 1][0] = cpr_xstrdup(x1);
+            uint64_t ia = x ? x->instructions : 0, ib = y ? y->instructions : 0;
+            uint64_t ca = x ? sat(x->in_bytes, x->out_bytes) : 0, cb = y ? sat(y->in_bytes, y->out_bytes) : 0;
+            c[i + 1][1] = cpr_xstrdup(x ? cpr_fmt_u64(x1, ia) : "-");
+            c[i + 1][2] = cpr_xstrdup(y ? cpr_fmt_u64(x1, ib) : "-");
+            if (!x) snprintf(rel, sizeof rel, "new");
+            else if (!y) snprintf(rel, sizeof rel, "gone");
+            else rel_str(rel, ia, ib);
+            c[i + 1][3] = cpr_xstrdup(rel);
+            c[i + 1][4] = cpr_xstrdup(x ? cpr_fmt_u64(x1, ca) : "-");
+            c[i + 1][5] = cpr_xstrdup(y ? cpr_fmt_u64(x1, cb) : "-");
+            if (!x) snprintf(rel, sizeof rel, "new");
+            else if (!y) snprintf(rel, sizeof rel, "gone");
+            else rel_str(rel, ca, cb);
+            c[i + 1][6] = cpr_xstrdup(rel);
+            cpr_buf nb = {0};
+            const char *na = x ? x->name : "", *nb2 = y ? y->name : "";
+            if (x && y && strcmp(na, nb2))
+                cpr_buf_printf(&nb, "%s -> %s", na[0] ? na : "(no name)", nb2[0] ? nb2 : "(no name)");
+            else
+                cpr_buf_puts(&nb, na[0] ? na : nb2);
+            c[i + 1][7] = nb.s;
+        }
+        print_rows(f, c, k + 1, 8);
+        free_cells(c, k + 1, 8);
+    }
+    free(ids);
+    free(ta);
+    free(tb);
+}
+
 int cpr_cmd_diff(int argc, char** argv)
 {
     static const struct option lo[] = {{"help", no_argument, 0, 'h'},         {"output", required_argument, 0, 'o'},
@@ -200,7 +421,9 @@ int cpr_cmd_diff(int argc, char** argv)
             if (!strcmp(optarg, "all")) table = 0;
             else if (!strcmp(optarg, "edges")) table = 1;
             else if (!strcmp(optarg, "functions")) table = 2;
-            else return cpr_usage_error("diff", "--table=%s: expected edges, functions or all", optarg);
+            else if (!strcmp(optarg, "objects")) table = 3;
+            else if (!strcmp(optarg, "threads")) table = 4;
+            else return cpr_usage_error("diff", "--table=%s: expected edges, functions, objects, threads or all", optarg);
             table_set = 1;
             break;
         default: return cpr_opt_error("diff", c, optopt, argv, optind);
@@ -209,7 +432,7 @@ int cpr_cmd_diff(int argc, char** argv)
     if (argc - optind != 2) return cpr_usage_error("diff", "expected two profiles, A and B (got %d)", argc - optind);
     if (csv) {
         if (table_set && table == 0)
-            return cpr_usage_error("diff", "--csv writes one table: use --table=edges or --table=functions");
+            return cpr_usage_error("diff", "--csv writes one table: use --table=edges, functions, objects or threads");
         if (!table_set) table = 1;
         if (!th_set) threshold = 100;
         if (!top_set) top = 0;
@@ -226,6 +449,13 @@ int cpr_cmd_diff(int argc, char** argv)
         return CPR_EINPUT;
     }
 
+    if (table == 3 && !A->has_objects && !B->has_objects) {
+        cpr_seterr(&err, B->path, 0, "--table=objects: neither profile has <objects> (profile with --objects=yes)");
+        cpr_print_error(&err);
+        cpr_profile_free(A);
+        cpr_profile_free(B);
+        return CPR_EINPUT;
+    }
     /* union of the functions */
     size_t nu = 0;
     ufunc* U = cpr_xmalloc((A->nfuncs + B->nfuncs + 1) * sizeof *U);
@@ -340,6 +570,11 @@ int cpr_cmd_diff(int argc, char** argv)
             fprintf(f, ",%llu,%llu,%llu,%llu,%s\n", (unsigned long long)e->a, (unsigned long long)e->b,
                     (unsigned long long)e->ua, (unsigned long long)e->ub, status(e->a, e->b));
         }
+    } else if (csv && table >= 3) {
+        if (table == 3)
+            objects_diff(f, A, B, 1, all, threshold, top);
+        else
+            threads_diff(f, A, B, 1, all, threshold, top);
     } else if (csv) {
         fputs("kind,name,file,object,comm_a,comm_b,instructions_a,instructions_b,status\n", f);
         for (size_t k = 0; k < kf; k++) {
@@ -389,7 +624,7 @@ int cpr_cmd_diff(int argc, char** argv)
             fprintf(f, "%-*s  %*s  %*s  %*s  %s\n", (int)w0, tc[r][0], (int)w[1], tc[r][1], (int)w[2], tc[r][2],
                     (int)w[3], tc[r][3], tc[r][4]);
         free_cells(tc, 6, 5);
-        if (table != 2) {
+        if (table == 0 || table == 1) {
             rule(f);
             fprintf(f, "Edges by absolute change of bytes: %zu of %zu %s shown", ke, ner,
                     all ? "edges" : "changed edges");
@@ -417,7 +652,7 @@ int cpr_cmd_diff(int argc, char** argv)
             print_rows(f, ec, ke + 1, 7);
             free_cells(ec, ke + 1, 7);
         }
-        if (table != 1) {
+        if (table == 0 || table == 2) {
             rule(f);
             fprintf(f, "Functions by absolute change of IN + OUT bytes: %zu of %zu %s shown", kf, nfr,
                     all ? "functions" : "changed functions");
@@ -449,6 +684,10 @@ int cpr_cmd_diff(int argc, char** argv)
             print_rows(f, fc, kf + 1, 7);
             free_cells(fc, kf + 1, 7);
         }
+        if (table == 3 || (table == 0 && (A->has_objects || B->has_objects)))
+            objects_diff(f, A, B, 0, all, threshold, top);
+        if (table == 4 || (table == 0 && (A->nthreads > 1 || B->nthreads > 1)))
+            threads_diff(f, A, B, 0, all, threshold, top);
     }
     if (f) rc = cpr_close_output(f, output, &err);
     if (rc) cpr_print_error(&err);

@@ -42,6 +42,15 @@ typedef struct {
     size_t ncells;
     cpr_tedge* tedges;
     size_t ntedges;
+    int first_read; /* every input has first-read bytes on its edges */
+    int any_objects;
+    cpr_object* o; /* objects, matched by kind and name */
+    size_t no;
+    cpr_strmap omap;
+    cpr_flow* fl; /* object flows, matched by (producer, object, consumer) */
+    size_t nfl;
+    cpr_pairmap po, poc;
+    cpr_buf dropped; /* sections not merged, for the note */
 } merged;
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -83,6 +92,87 @@ static int same_options(const cpr_profile* a, const cpr_profile* b)
     return na == nb;
 }
 
+/* objects of p into m: matched by kind and name; a stack's thread is
+ * renumbered like the threads (and its name with it) */
+static int fold_objects(merged* m, const cpr_profile* p, const size_t* map, uint32_t base, cpr_error* err)
+{
+    const char* fn = p->path;
+    if (!p->has_objects) return 0;
+    m->any_objects = 1;
+    size_t* omap = cpr_xmalloc((p->nobjects + 1) * sizeof *omap);
+    cpr_buf key = {0};
+    for (size_t i = 0; i < p->nobjects; i++) {
+        const cpr_object* o = &p->objects[i];
+        cpr_object x = *o;
+        char nm[64];
+        uint32_t t0;
+        char tail;
+        if (o->has_thread) {
+            x.thread = o->thread + base;
+            if (o->kind == CPR_OBJ_STACK && sscanf(o->name, "stack of thread %u%c", &t0, &tail) == 1 && t0 == o->thread) {
+                snprintf(nm, sizeof nm, "stack of thread %u", x.thread);
+                x.name = nm;
+            }
+        }
+        cpr_object_key(&key, &x);
+        size_t u = cpr_strmap_get(&m->omap, key.s, m->no, 1);
+        if (u == m->no) {
+            if (m->no % 64 == 0) m->o = cpr_xrealloc(m->o, m->no + 64, sizeof *m->o);
+            cpr_object* c = &m->o[m->no++];
+            *c = x;
+            c->id = (uint32_t)u;
+            c->name = cpr_xstrdup(x.name);
+            c->elf = cpr_xstrdup(o->elf);
+            c->frames = cpr_xmalloc((o->nframes + 1) * sizeof *c->frames);
+            for (size_t k = 0; k < o->nframes; k++) {
+                c->frames[k].function = cpr_xstrdup(o->frames[k].function);
+                c->frames[k].file = cpr_xstrdup(o->frames[k].file);
+                c->frames[k].line = o->frames[k].line;
+            }
+        } else {
+            cpr_object* c = &m->o[u];
+            if (sum(&c->blocks, o->blocks, fn, "object blocks", err) ||
+                sum(&c->total_bytes, o->total_bytes, fn, "object total-bytes", err) ||
+                sum(&c->reads, o->reads, fn, "object reads", err) ||
+                sum(&c->read_bytes, o->read_bytes, fn, "object read-bytes", err) ||
+                sum(&c->writes, o->writes, fn, "object writes", err) ||
+                sum(&c->write_bytes, o->write_bytes, fn, "object write-bytes", err) ||
+                sum(&c->written_bytes, o->written_bytes, fn, "object written-bytes", err) ||
+                sum(&c->prod_bytes, o->prod_bytes, fn, "object prod-bytes", err)) {
+                free(omap);
+                cpr_buf_free(&key);
+                return -1;
+            }
+            c->size = o->size; /* heap: the last block allocated */
+            c->peak_bytes = max64(c->peak_bytes, o->peak_bytes);
+            c->has_pct = c->has_pct && o->has_pct;
+            if (o->first_access && (!c->first_access || o->first_access < c->first_access))
+                c->first_access = o->first_access;
+            c->last_access = max64(c->last_access, o->last_access);
+        }
+        omap[i] = u;
+    }
+    cpr_buf_free(&key);
+    for (size_t k = 0; k < p->nflows; k++) {
+        const cpr_flow* f = &p->flows[k];
+        size_t a = map[f->p], o = omap[f->o], c = map[f->c];
+        size_t k1 = cpr_pairmap_get(&m->po, a, o, m->po.n, 1);
+        size_t j = cpr_pairmap_get(&m->poc, k1, c, m->nfl, 1);
+        if (j == m->nfl) {
+            if (m->nfl % 64 == 0) m->fl = cpr_xrealloc(m->fl, m->nfl + 64, sizeof *m->fl);
+            m->fl[m->nfl++] = (cpr_flow){a, o, c, f->bytes, f->unma};
+        } else {
+            if (sum(&m->fl[j].bytes, f->bytes, fn, "flow bytes", err)) {
+                free(omap);
+                return -1;
+            }
+            m->fl[j].unma = max64(m->fl[j].unma, f->unma);
+        }
+    }
+    free(omap);
+    return 0;
+}
+
 /* folds profile p into m; p is kept as m->meta if it is the first */
 static int fold(merged* m, cpr_profile* p, cpr_error* err)
 {
@@ -114,6 +204,9 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
             c->object = cpr_xstrdup(f->object);
             c->file = cpr_xstrdup(f->file);
             c->dir = cpr_xstrdup(f->dir);
+            c->callers = NULL;
+            c->ncallers = 0;
+            c->has_base = 0;
             c->id = (uint32_t)m->n;
             m->f[m->n] = c;
             u = cpr_funcmap_get(&m->map, c, m->n, 1);
@@ -152,6 +245,23 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
         cpr_seterr(err, fn, 0, "more than 2^32 distinct functions");
         return -1;
     }
+    /* context nodes: base and callers as merged ids (the first input that
+     * has the node defines them) */
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        const cpr_func* f = &p->funcs[i];
+        cpr_func* c = m->f[map[i]];
+        if (!f->has_base || c->has_base) continue;
+        c->has_base = 1;
+        c->base = map[f->base];
+        c->callers = cpr_xmalloc((f->ncallers + 1) * sizeof *c->callers);
+        c->ncallers = f->ncallers;
+        for (size_t k = 0; k < f->ncallers; k++) c->callers[k] = (uint32_t)map[cpr_find_id(p, f->callers[k])];
+    }
+    /* first-read bytes: summed if every input has them */
+    int fr = p->has_first_read;
+    for (size_t i = 0; i < p->noptions; i++)
+        if (!strcmp(p->options[i].name, "first-read") && !strcmp(p->options[i].value, "yes")) fr = 1;
+    m->first_read = m->first_read && fr;
     for (size_t k = 0; k < p->nedges; k++) {
         const cpr_edge* e = &p->edges[k];
         size_t a = map[e->p], b = map[e->c];
@@ -164,7 +274,8 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
             m->e[m->ne++] = (cpr_edge){a, b, e->bytes, e->unma, e->accesses, e->first_read};
         } else {
             cpr_edge* d = &m->e[j];
-            if (sum(&d->bytes, e->bytes, fn, "edge bytes", err) || sum(&d->accesses, e->accesses, fn, "edge accesses", err)) {
+            if (sum(&d->bytes, e->bytes, fn, "edge bytes", err) || sum(&d->accesses, e->accesses, fn, "edge accesses", err) ||
+                sum(&d->first_read, e->first_read, fn, "edge first-read", err)) {
                 free(map);
                 return -1;
             }
@@ -203,6 +314,15 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
         e->c = map[e->c];
         if (e->pt) e->pt += base;
         e->ct += base;
+    }
+    if (fold_objects(m, p, map, base, err)) {
+        free(map);
+        return -1;
+    }
+    if (p->has_phases || p->has_slices || p->has_calls) {
+        cpr_buf_printf(&m->dropped, "%s%s%s%s%s%s (%s)", m->dropped.len ? "; " : "", p->has_phases ? "phases" : "",
+                       p->has_phases && (p->has_slices || p->has_calls) ? ", " : "", p->has_slices ? "time slices" : "",
+                       p->has_slices && p->has_calls ? ", " : "", p->has_calls ? "per-call records" : "", p->path);
     }
     free(map);
     if (m->meta && !same_options(m->meta, p))
@@ -297,12 +417,19 @@ static int write_merged(const merged* m, const char* path)
         const cpr_func* f = m->f[i];
         W(xmlTextWriterStartElement(w, BAD_CAST "function"));
         W(attr_u64(w, "id", i));
-        W(attr_s(w, "kind", f->special ? "special" : "function"));
+        W(attr_s(w, "kind", cpr_kind_name(f->kind)));
         W(attr_s(w, "name", f->name));
         W(attr_s(w, "object", f->object));
         W(attr_s(w, "file", f->file));
         W(attr_s(w, "dir", f->dir));
         W(attr_u64(w, "line", f->line));
+        if (f->has_base) {
+            cpr_buf cl = {0};
+            for (size_t k = 0; k < f->ncallers; k++) cpr_buf_printf(&cl, "%s%u", k ? " " : "", f->callers[k]);
+            int bad = attr_u64(w, "base", f->base) < 0 || attr_s(w, "callers", cl.s ? cl.s : "") < 0;
+            cpr_buf_free(&cl);
+            if (bad) goto fail;
+        }
         W(attr_u64(w, "instructions", f->instructions));
         W(attr_u64(w, "calls", f->calls));
         W(attr_u64(w, "bytes-read", f->bytes_read));
@@ -338,6 +465,7 @@ static int write_merged(const merged* m, const char* path)
         W(attr_u64(w, "bytes", e->bytes));
         W(attr_u64(w, "unma", e->unma));
         W(attr_u64(w, "accesses", e->accesses));
+        if (m->first_read) W(attr_u64(w, "first-read", e->first_read));
         W(xmlTextWriterEndElement(w));
     }
     W(xmlTextWriterEndElement(w)); /* edges */
@@ -379,6 +507,60 @@ static int write_merged(const merged* m, const char* path)
         W(xmlTextWriterEndElement(w));
     }
     W(xmlTextWriterEndElement(w));
+    if (m->any_objects) {
+        W(xmlTextWriterStartElement(w, BAD_CAST "objects"));
+        for (size_t i = 0; i < m->no; i++) {
+            const cpr_object* o = &m->o[i];
+            W(xmlTextWriterStartElement(w, BAD_CAST "object"));
+            W(attr_u64(w, "id", i));
+            W(attr_s(w, "kind", cpr_object_kinds[o->kind]));
+            W(attr_s(w, "name", o->name));
+            W(attr_s(w, "elf", o->elf));
+            W(attr_u64(w, "size", o->size));
+            W(attr_u64(w, "blocks", o->blocks));
+            W(attr_u64(w, "total-bytes", o->total_bytes));
+            W(attr_u64(w, "peak-bytes", o->peak_bytes));
+            W(attr_u64(w, "reads", o->reads));
+            W(attr_u64(w, "read-bytes", o->read_bytes));
+            W(attr_u64(w, "writes", o->writes));
+            W(attr_u64(w, "write-bytes", o->write_bytes));
+            if (o->has_pct) {
+                /* recomputed from the sums, one decimal, as the tool writes them */
+                uint64_t ap = o->total_bytes ? (uint64_t)((1000.0L * o->written_bytes) / o->total_bytes + 0.5L) : 0;
+                uint64_t pp = o->total_bytes ? (uint64_t)((1000.0L * o->prod_bytes) / o->total_bytes + 0.5L) : 0;
+                W(attr_u64(w, "written-bytes", o->written_bytes));
+                W(attr_u64(w, "prod-bytes", o->prod_bytes));
+                W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "alloc-pct", "%llu.%llu", (unsigned long long)(ap / 10),
+                                                    (unsigned long long)(ap % 10)));
+                W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "prod-pct", "%llu.%llu", (unsigned long long)(pp / 10),
+                                                    (unsigned long long)(pp % 10)));
+            }
+            if (o->has_thread) W(attr_u64(w, "thread", o->thread));
+            W(attr_u64(w, "first-access", o->first_access));
+            W(attr_u64(w, "last-access", o->last_access));
+            for (size_t k = 0; k < o->nframes; k++) {
+                W(xmlTextWriterStartElement(w, BAD_CAST "frame"));
+                W(attr_s(w, "function", o->frames[k].function));
+                W(attr_s(w, "file", o->frames[k].file));
+                W(attr_u64(w, "line", o->frames[k].line));
+                W(xmlTextWriterEndElement(w));
+            }
+            W(xmlTextWriterEndElement(w));
+        }
+        W(xmlTextWriterEndElement(w));
+        W(xmlTextWriterStartElement(w, BAD_CAST "object-flows"));
+        for (size_t i = 0; i < m->nfl; i++) {
+            const cpr_flow* fl = &m->fl[i];
+            W(xmlTextWriterStartElement(w, BAD_CAST "flow"));
+            W(attr_u64(w, "producer", fl->p));
+            W(attr_u64(w, "object", fl->o));
+            W(attr_u64(w, "consumer", fl->c));
+            W(attr_u64(w, "bytes", fl->bytes));
+            W(attr_u64(w, "unma", fl->unma));
+            W(xmlTextWriterEndElement(w));
+        }
+        W(xmlTextWriterEndElement(w));
+    }
     W(xmlTextWriterEndDocument(w));
     free(order);
     xmlFreeTextWriter(w); /* flushes and closes */
@@ -400,7 +582,15 @@ static void merge_help(void)
            "recomputed from the inputs: every UnMA of the result is the maximum over\n"
            "the inputs, a lower bound, and <provenance unma=\"max\"> inside <run>\n"
            "records that and the inputs (file, pid, exe).  The threads of each input\n"
-           "are kept apart, numbered after those of the inputs before it.  Run\n"
+           "are kept apart, numbered after those of the inputs before it (a stack\n"
+           "object's thread and name with them).  Data objects (--objects=yes) are\n"
+           "matched by kind and name: reads, writes, bytes, blocks and written/produced\n"
+           "bytes summed, Alloc%%/Prod%% recomputed from the sums, peak bytes and last\n"
+           "access the maximum, first access the minimum, size the last input's; object\n"
+           "flows summed (UnMA the maximum).  First-read bytes of the edges are summed\n"
+           "when every input has them, else left out.  Phases, time slices and per-call\n"
+           "records belong to one process's clock and are not merged: the result has\n"
+           "none, and a note on stderr says which inputs had them.  Run\n"
            "metadata (exe, args, pid, options) is taken from the first input; a note\n"
            "on stderr says when the inputs were profiled with different options.\n"
            "\n"
@@ -430,6 +620,7 @@ int cpr_cmd_merge(int argc, char** argv)
     memset(&m, 0, sizeof m);
     cpr_funcmap_init(&m.map);
     cpr_pairmap_init(&m.pairs);
+    m.first_read = 1;
     cpr_error err = {0};
     int rc = CPR_OK;
     for (int i = optind; i < argc && !rc; i++) {
@@ -444,6 +635,11 @@ int cpr_cmd_merge(int argc, char** argv)
         else
             cpr_profile_free(p);
     }
+    if (!rc && m.dropped.len)
+        fprintf(stderr,
+                "%s: merge: %s not merged: they are per process (their own clock and sequence numbers); the result "
+                "has none\n",
+                CPR_PROG, m.dropped.s);
     if (!rc) {
         cpr_buf tmp = {0};
         cpr_buf_printf(&tmp, "%s.tmp.%ld", output, (long)getpid());
@@ -474,6 +670,7 @@ int cpr_cmd_merge(int argc, char** argv)
         free(m.f[i]->object);
         free(m.f[i]->file);
         free(m.f[i]->dir);
+        free(m.f[i]->callers);
         free(m.f[i]);
     }
     free(m.f);
@@ -482,6 +679,21 @@ int cpr_cmd_merge(int argc, char** argv)
     free(m.th);
     free(m.cells);
     free(m.tedges);
+    for (size_t i = 0; i < m.no; i++) {
+        free(m.o[i].name);
+        free(m.o[i].elf);
+        for (size_t k = 0; k < m.o[i].nframes; k++) {
+            free(m.o[i].frames[k].function);
+            free(m.o[i].frames[k].file);
+        }
+        free(m.o[i].frames);
+    }
+    free(m.o);
+    free(m.fl);
+    cpr_strmap_free(&m.omap);
+    cpr_pairmap_free(&m.po);
+    cpr_pairmap_free(&m.poc);
+    cpr_buf_free(&m.dropped);
     for (size_t i = 0; i < m.ninputs; i++) {
         free(m.inputs[i].file);
         free(m.inputs[i].pid);

@@ -492,3 +492,52 @@ const char* cpr_palette(size_t k)
                                       "#e377c2", "#17becf", "#bcbd22", "#393b79", "#ad494a", "#637939"};
     return pal[k % (sizeof pal / sizeof pal[0])];
 }
+
+/* ---- string map (object keys "kind/name") ---------------------------------- */
+
+void cpr_strmap_free(cpr_strmap* m)
+{
+    for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static uint64_t strhash(const char* s) { return fnv(0xcbf29ce484222325ull, s); }
+
+size_t cpr_strmap_get(cpr_strmap* m, const char* key, size_t val, int insert)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t oc = m->cap;
+        char** ok = m->keys;
+        size_t* ov = m->vals;
+        m->cap = oc ? oc * 2 : 64;
+        m->keys = cpr_xcalloc(m->cap, sizeof *m->keys);
+        m->vals = cpr_xcalloc(m->cap, sizeof *m->vals);
+        for (size_t i = 0; i < oc; i++) {
+            if (!ok[i]) continue;
+            size_t j = (size_t)strhash(ok[i]) & (m->cap - 1);
+            while (m->keys[j]) j = (j + 1) & (m->cap - 1);
+            m->keys[j] = ok[i];
+            m->vals[j] = ov[i];
+        }
+        free(ok);
+        free(ov);
+    }
+    size_t j = (size_t)strhash(key) & (m->cap - 1);
+    while (m->keys[j]) {
+        if (!strcmp(m->keys[j], key)) return m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!insert) return NONE;
+    m->keys[j] = cpr_xstrdup(key);
+    m->vals[j] = val;
+    m->n++;
+    return val;
+}
+
+void cpr_object_key(cpr_buf* b, const cpr_object* o)
+{
+    b->len = 0;
+    cpr_buf_printf(b, "%s/%s", cpr_object_kinds[o->kind], o->name);
+}
