@@ -15,25 +15,7 @@
 set -u
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILDDIR=${COMMPROF_BUILDDIR:-$ROOT}
-export VALGRIND_LIB="$BUILDDIR/.in_place"
-RNG=$ROOT/docs/commprof.rng
-VG_TIMEOUT=${COMMPROF_TEST_TIMEOUT:-120}
-
-npass=0
-nfail=0
-pass() { echo "PASS $1"; npass=$((npass + 1)); }
-fail() {
-    local d=${2//$'\n'/ | }
-    ((${#d} > 600)) && d="${d:0:600}..."
-    echo "FAIL $1: $d"
-    nfail=$((nfail + 1))
-}
-finish() {
-    echo "$npass passed, $nfail failed"
-    ((nfail == 0))
-    exit
-}
+source "$ROOT/tests/lib/suite.sh"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/commprof-options.XXXXXX") || { fail setup "mktemp -d failed"; finish; }
 trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
