@@ -350,62 +350,72 @@ void cp_client_cmdline(HChar* buf, SizeT sz)
 static UInt pnode(const CpEdge* e) { return cp_ctxs[cp_edge_producer(e)].node; }
 static UInt cnode(const CpEdge* e) { return cp_ctxs[cp_edge_consumer(e)].node; }
 
-static Int cmp_by_pair(const void* a, const void* b)
+/* Context edges are folded by a key of up to four numbers: sorted by it,
+   then taken group by group. */
+#define MAX_KEY 4
+typedef UInt (*EdgeKey)(const CpEdge* e, UInt* k);     /* fills k, returns its length */
+static EdgeKey cur_key;           /* what cmp_key compares by (VG_(ssort) passes no context) */
+
+static Int cmp_key(const void* a, const void* b)
 {
-   const CpEdge* x = *(const CpEdge* const*)a;
-   const CpEdge* y = *(const CpEdge* const*)b;
-   UInt xp = pnode(x), yp = pnode(y), xc = cnode(x), yc = cnode(y);
-   if (xp != yp) return xp < yp ? -1 : 1;
-   if (xc != yc) return xc < yc ? -1 : 1;
+   UInt ka[MAX_KEY], kb[MAX_KEY];
+   UInt n = cur_key(*(const CpEdge* const*)a, ka);
+   cur_key(*(const CpEdge* const*)b, kb);
+   for (UInt i = 0; i < n; i++)
+      if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
    return 0;
 }
 
-static Int cmp_by_consumer(const void* a, const void* b)
+static void sort_by(CpEdge** v, UInt n, EdgeKey key)
 {
-   const CpEdge* x = *(const CpEdge* const*)a;
-   const CpEdge* y = *(const CpEdge* const*)b;
-   UInt xc = cnode(x), yc = cnode(y);
-   return xc < yc ? -1 : xc > yc ? 1 : 0;
+   cur_key = key;
+   VG_(ssort)(v, n, sizeof(CpEdge*), cmp_key);
 }
 
-static Int cmp_by_producer(const void* a, const void* b)
+/* v[i] and v[j] have the same key (the key of the last sort_by). */
+static Bool same_key(CpEdge** v, UInt i, UInt j)
 {
-   const CpEdge* x = *(const CpEdge* const*)a;
-   const CpEdge* y = *(const CpEdge* const*)b;
-   UInt xp = pnode(x), yp = pnode(y);
-   return xp < yp ? -1 : xp > yp ? 1 : 0;
+   return cmp_key(&v[i], &v[j]) == 0;
 }
 
-static UInt pthread_of(const CpEdge* e) { return cp_ctxs[cp_edge_producer(e)].thread; }
-static UInt cthread_of(const CpEdge* e) { return cp_ctxs[cp_edge_consumer(e)].thread; }
+static UInt key_pair(const CpEdge* e, UInt* k)     { k[0] = pnode(e); k[1] = cnode(e); return 2; }
+static UInt key_consumer(const CpEdge* e, UInt* k) { k[0] = cnode(e); return 1; }
+static UInt key_producer(const CpEdge* e, UInt* k) { k[0] = pnode(e); return 1; }
 
-static Int cmp_by_threads(const void* a, const void* b)
+static UInt key_threads(const CpEdge* e, UInt* k)
 {
-   const CpEdge* x = *(const CpEdge* const*)a;
-   const CpEdge* y = *(const CpEdge* const*)b;
-   UInt xp = pthread_of(x), yp = pthread_of(y), xc = cthread_of(x), yc = cthread_of(y);
-   if (xp != yp) return xp < yp ? -1 : 1;
-   if (xc != yc) return xc < yc ? -1 : 1;
-   return 0;
+   k[0] = cp_ctxs[cp_edge_producer(e)].thread;
+   k[1] = cp_ctxs[cp_edge_consumer(e)].thread;
+   return 2;
+}
+
+static UInt key_node_thread(const CpEdge* e, UInt* k)
+{
+   const CpCtx* p = &cp_ctxs[cp_edge_producer(e)];
+   const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
+   k[0] = p->node; k[1] = p->thread; k[2] = c->node; k[3] = c->thread;
+   return 4;
+}
+
+static UInt key_phases(const CpEdge* e, UInt* k)
+{
+   const CpCtx* p = &cp_ctxs[cp_edge_producer(e)];
+   const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
+   k[0] = p->node; k[1] = c->node; k[2] = p->phase; k[3] = c->phase;
+   return 4;
+}
+
+/* flow edges: (producer node, object, consumer node) */
+static UInt key_flow(const CpEdge* e, UInt* k)
+{
+   const CpObjConsumer* oc = &cp_obj_consumers[cp_edge_consumer(e)];
+   k[0] = cp_ctxs[cp_edge_producer(e)].node;
+   k[1] = oc->object;
+   k[2] = cp_ctxs[oc->ctx].node;
+   return 3;
 }
 
 static ULong union_count(CpEdge** v, UInt lo, UInt hi);
-
-/* flows: (producer node, object, consumer node) of a flow edge */
-static UInt fl_pnode(const CpEdge* e) { return cp_ctxs[cp_edge_producer(e)].node; }
-static UInt fl_obj(const CpEdge* e)   { return cp_obj_consumers[cp_edge_consumer(e)].object; }
-static UInt fl_cnode(const CpEdge* e) { return cp_ctxs[cp_obj_consumers[cp_edge_consumer(e)].ctx].node; }
-
-static Int cmp_flow_triple(const void* a, const void* b)
-{
-   const CpEdge* x = *(const CpEdge* const*)a;
-   const CpEdge* y = *(const CpEdge* const*)b;
-   UInt xs[3] = { fl_pnode(x), fl_obj(x), fl_cnode(x) };
-   UInt ys[3] = { fl_pnode(y), fl_obj(y), fl_cnode(y) };
-   for (UInt i = 0; i < 3; i++)
-      if (xs[i] != ys[i]) return xs[i] < ys[i] ? -1 : 1;
-   return 0;
-}
 
 static Int cmp_flows(const void* a, const void* b)
 {
@@ -422,17 +432,19 @@ static void build_flows(CpReport* r)
    UInt nf = cp_edges_count(&cp_flows);
    CpEdge** v = VG_(malloc)("cp.rep.fv", (nf ? nf : 1) * sizeof(CpEdge*));
    for (UInt i = 0; i < nf; i++) v[i] = cp_edge_at(&cp_flows, i);
-   VG_(ssort)(v, nf, sizeof(CpEdge*), cmp_flow_triple);
+   sort_by(v, nf, key_flow);
    r->flows = VG_(malloc)("cp.rep.flows", (nf ? nf : 1) * sizeof(CpObjFlow));
    r->n_flows = 0;
    for (UInt i = 0; i < nf; ) {
       UInt j = i;
       ULong bytes = 0;
-      while (j < nf && cmp_flow_triple(&v[i], &v[j]) == 0) bytes += v[j++]->bytes;
+      while (j < nf && same_key(v, i, j)) bytes += v[j++]->bytes;
+      UInt k[MAX_KEY];
+      key_flow(v[i], k);
       CpObjFlow* f = &r->flows[r->n_flows++];
-      f->producer = fl_pnode(v[i]);
-      f->object = fl_obj(v[i]);
-      f->consumer = fl_cnode(v[i]);
+      f->producer = k[0];
+      f->object = k[1];
+      f->consumer = k[2];
       f->bytes = bytes;
       f->unma = union_count(v, i, j);
       r->active[f->producer] = r->active[f->consumer] = True;
@@ -440,21 +452,6 @@ static void build_flows(CpReport* r)
    }
    VG_(ssort)(r->flows, r->n_flows, sizeof(CpObjFlow), cmp_flows);
    VG_(free)(v);
-}
-
-static Int cmp_by_phase_pair(const void* a, const void* b)
-{
-   const CpEdge* x = *(const CpEdge* const*)a;
-   const CpEdge* y = *(const CpEdge* const*)b;
-   const CpCtx* xp = &cp_ctxs[cp_edge_producer(x)];
-   const CpCtx* yp = &cp_ctxs[cp_edge_producer(y)];
-   const CpCtx* xc = &cp_ctxs[cp_edge_consumer(x)];
-   const CpCtx* yc = &cp_ctxs[cp_edge_consumer(y)];
-   UInt xs[4] = { xp->node, xc->node, xp->phase, xc->phase };
-   UInt ys[4] = { yp->node, yc->node, yp->phase, yc->phase };
-   for (UInt i = 0; i < 4; i++)
-      if (xs[i] != ys[i]) return xs[i] < ys[i] ? -1 : 1;
-   return 0;
 }
 
 static Int cmp_phase_edges(const void* a, const void* b)
@@ -472,13 +469,13 @@ static Int cmp_phase_edges(const void* a, const void* b)
    self ones that cross phases. */
 static void build_phase_edges(CpReport* r, CpEdge** v, UInt nv)
 {
-   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_phase_pair);
+   sort_by(v, nv, key_phases);
    r->phase_edges = VG_(malloc)("cp.rep.pe", (nv ? nv : 1) * sizeof(CpPhaseEdge));
    r->n_phase_edges = 0;
    for (UInt i = 0; i < nv; ) {
       UInt j = i;
       ULong bytes = 0;
-      while (j < nv && cmp_by_phase_pair(&v[i], &v[j]) == 0) bytes += v[j++]->bytes;
+      while (j < nv && same_key(v, i, j)) bytes += v[j++]->bytes;
       const CpCtx* p = &cp_ctxs[cp_edge_producer(v[i])];
       const CpCtx* c = &cp_ctxs[cp_edge_consumer(v[i])];
       if (p->node != c->node || p->phase != c->phase) {
@@ -538,32 +535,17 @@ static void build_spans(CpReport* r)
    VG_(free)(set);
 }
 
-static Int cmp_by_node_thread(const void* a, const void* b)
-{
-   const CpEdge* x = *(const CpEdge* const*)a;
-   const CpEdge* y = *(const CpEdge* const*)b;
-   const CpCtx* xp = &cp_ctxs[cp_edge_producer(x)];
-   const CpCtx* yp = &cp_ctxs[cp_edge_producer(y)];
-   const CpCtx* xc = &cp_ctxs[cp_edge_consumer(x)];
-   const CpCtx* yc = &cp_ctxs[cp_edge_consumer(y)];
-   UInt xs[4] = { xp->node, xp->thread, xc->node, xc->thread };
-   UInt ys[4] = { yp->node, yp->thread, yc->node, yc->thread };
-   for (UInt i = 0; i < 4; i++)
-      if (xs[i] != ys[i]) return xs[i] < ys[i] ? -1 : 1;
-   return 0;
-}
-
 /* (function, thread) -> (function, thread) edges: context edges folded over
    phases; pairs of one function in one thread (self edges) left out. */
 static void build_thread_edges(CpReport* r, CpEdge** v, UInt nv)
 {
-   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_node_thread);
+   sort_by(v, nv, key_node_thread);
    r->tedges = VG_(malloc)("cp.rep.te", (nv ? nv : 1) * sizeof(CpThreadEdge));
    r->n_tedges = 0;
    for (UInt i = 0; i < nv; ) {
       UInt j = i;
       ULong bytes = 0, acc = 0;
-      while (j < nv && cmp_by_node_thread(&v[i], &v[j]) == 0) {
+      while (j < nv && same_key(v, i, j)) {
          bytes += v[j]->bytes;
          acc += v[j]->accesses;
          j++;
@@ -630,11 +612,11 @@ static void build_report(CpReport* r, const HChar* reason)
 
    /* node-level edges */
    r->edges = VG_(malloc)("cp.rep.edges", (nv ? nv : 1) * sizeof(CpNodeEdge));
-   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_pair);
+   sort_by(v, nv, key_pair);
    for (UInt i = 0; i < nv; ) {
       UInt j = i;
       ULong bytes = 0, acc = 0, fr = 0;
-      while (j < nv && cmp_by_pair(&v[i], &v[j]) == 0) {
+      while (j < nv && same_key(v, i, j)) {
          bytes += v[j]->bytes;
          acc += v[j]->accesses - v[j]->dup_accesses;
          fr += v[j]->first_read;
@@ -672,12 +654,14 @@ static void build_report(CpReport* r, const HChar* reason)
    r->thread_out  = VG_(calloc)("cp.rep", cp_n_threads, sizeof(ULong));
    r->cells       = VG_(malloc)("cp.rep.cells", (nv ? nv : 1) * sizeof(CpThreadCell));
    r->n_cells     = 0;
-   VG_(ssort)(v, nv, sizeof(CpEdge*), cmp_by_threads);
+   sort_by(v, nv, key_threads);
    for (UInt i = 0; i < nv; ) {
       UInt j = i;
       ULong bytes = 0;
-      while (j < nv && cmp_by_threads(&v[i], &v[j]) == 0) bytes += v[j++]->bytes;
-      UInt pt = pthread_of(v[i]), ct = cthread_of(v[i]);
+      while (j < nv && same_key(v, i, j)) bytes += v[j++]->bytes;
+      UInt t[MAX_KEY];
+      key_threads(v[i], t);
+      UInt pt = t[0], ct = t[1];
       r->thread_read[ct] += bytes;
       if (pt != 0) {
          CpThreadCell* cell = &r->cells[r->n_cells++];
@@ -700,17 +684,17 @@ static void build_report(CpReport* r, const HChar* reason)
    UInt nx = 0;
    for (UInt i = 0; i < nv; i++)
       if (pnode(v[i]) != cnode(v[i])) v[nx++] = v[i];
-   VG_(ssort)(v, nx, sizeof(CpEdge*), cmp_by_consumer);
+   sort_by(v, nx, key_consumer);
    for (UInt i = 0; i < nx; ) {
       UInt j = i;
-      while (j < nx && cnode(v[j]) == cnode(v[i])) j++;
+      while (j < nx && same_key(v, i, j)) j++;
       r->in_unma[cnode(v[i])] = union_count(v, i, j);
       i = j;
    }
-   VG_(ssort)(v, nx, sizeof(CpEdge*), cmp_by_producer);
+   sort_by(v, nx, key_producer);
    for (UInt i = 0; i < nx; ) {
       UInt j = i;
-      while (j < nx && pnode(v[j]) == pnode(v[i])) j++;
+      while (j < nx && same_key(v, i, j)) j++;
       r->out_unma[pnode(v[i])] = union_count(v, i, j);
       i = j;
    }
