@@ -51,6 +51,99 @@ void cpr_graph_opts_init(cpr_graph_opts* o)
     o->max_edges = 400;
 }
 
+/* An ID discipline that numbers named objects in creation order.  cgraph's
+ * default uses the address of the name's string as the ID, and orders
+ * subgraphs (clusters) by ID: their order in the output, and so the layout,
+ * then depends on the heap. */
+typedef struct {
+    Agraph_t* g;
+    cpr_strmap map; /* name -> index */
+    char** names;   /* cgraph's reference-counted strings (agstrdup): the
+                     * writer reads their flags (an HTML label or not) */
+    size_t n;
+    IDTYPE anon;
+} idstate;
+
+static void* id_open(Agraph_t* g, Agdisc_t* d)
+{
+    (void)d;
+    idstate* s = cpr_xcalloc(1, sizeof *s);
+    s->g = g;
+    s->anon = 1;
+    return s;
+}
+
+static long id_map(void* state, int objtype, char* str, IDTYPE* id, int createflag)
+{
+    idstate* s = state;
+    (void)objtype;
+    if (!str) {
+        *id = s->anon;
+        s->anon += 2;
+        return 1;
+    }
+    size_t k = cpr_strmap_get(&s->map, str, s->n, createflag);
+    if (k == (size_t)-1) {
+        *id = 0;
+        return 1;
+    }
+    if (k == s->n) {
+        if (s->n % 64 == 0) s->names = cpr_xrealloc(s->names, s->n + 64, sizeof *s->names);
+        s->names[s->n++] = agstrdup(s->g, str);
+    }
+    *id = (IDTYPE)(2 * (k + 1));
+    return 1;
+}
+
+static long id_alloc(void* state, int objtype, IDTYPE id)
+{
+    (void)state;
+    (void)objtype;
+    (void)id;
+    return 0;
+}
+
+static void id_free(void* state, int objtype, IDTYPE id)
+{
+    (void)state;
+    (void)objtype;
+    (void)id;
+}
+
+static char* id_print(void* state, int objtype, IDTYPE id)
+{
+    idstate* s = state;
+    (void)objtype;
+    if (id % 2 || !id || id / 2 > s->n) return NULL;
+    return s->names[id / 2 - 1];
+}
+
+static void id_close(void* state)
+{
+    idstate* s = state;
+    /* the strings go with the graph's string dictionary */
+    free(s->names);
+    cpr_strmap_free(&s->map);
+    free(s);
+}
+
+static void id_register(void* state, int objtype, void* obj)
+{
+    (void)state;
+    (void)objtype;
+    (void)obj;
+}
+
+static Agiddisc_t seq_iddisc = {id_open, id_map, id_alloc, id_free, id_print, id_close, id_register};
+static Agdisc_t seq_disc = {NULL, &seq_iddisc, NULL};
+
+static Agraph_t* open_graph(void)
+{
+    seq_disc.mem = AgDefaultDisc.mem;
+    seq_disc.io = AgDefaultDisc.io;
+    return agopen((char*)"commprof", Agdirected, &seq_disc);
+}
+
 /* Graphviz's char* parameters, for string literals */
 static Agsym_t* attr_decl(Agraph_t* g, int kind, const char* name, const char* def)
 {
@@ -283,7 +376,7 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
     agseterr(AGMAX);
     agseterrf(gv_error);
     gv_errbuf[0] = '\0';
-    Agraph_t* g = agopen((char*)"commprof", Agdirected, NULL);
+    Agraph_t* g = open_graph();
     /* graph attributes; the title names the run and what is shown */
     char a[32], b[32], tot[32];
     uint64_t shown = 0;
@@ -618,7 +711,7 @@ static int render_sections(const cpr_profile* p, const cpr_graph_opts* o, const 
     agseterr(AGMAX);
     agseterrf(gv_error);
     gv_errbuf[0] = '\0';
-    Agraph_t* g = agopen((char*)"commprof", Agdirected, NULL);
+    Agraph_t* g = open_graph();
     cpr_buf title = {0};
     char hb[32], hu[32];
     label_escape(&title, "commprof: ");

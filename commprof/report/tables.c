@@ -673,7 +673,7 @@ static void table_phases(FILE* f, const cpr_profile* p, const sopts* o, int key,
                     (unsigned long long)s->bytes_written, (unsigned long long)s->in_bytes);
             if (s->instructions) fprintf(f, "%.4f", span_bytes(s) / (double)s->instructions);
             cpr_buf b = {0};
-            span_functions(&b, p, s, " ");
+            span_functions(&b, p, s, ";");
             csv_sep(f, b.s ? b.s : "");
             cpr_buf_free(&b);
             putc('\n', f);
@@ -737,8 +737,9 @@ static void table_phases(FILE* f, const cpr_profile* p, const sopts* o, int key,
         free(e);
     }
     if (p->has_slices) {
-        title(f, o, ns, p->nspans, "Detected phases (slices of %llu instructions, active at %u%%) by %s",
-              (unsigned long long)p->slice_size, p->phase_threshold, phlabels[key]);
+        char sz[32];
+        title(f, o, ns, p->nspans, "Detected phases (slices of %s instructions, active at %u%%) by %s",
+              cpr_fmt_u64(sz, p->slice_size), p->phase_threshold, phlabels[key]);
         static const char* const head[] = {"phase", "slices", "instructions", "bytes read", "bytes written",
                                            "IN", "bytes/instr", "active functions"};
         table t;

@@ -183,13 +183,13 @@ magic() { [[ $(od -An -tx1 -N $((${#2} / 2)) "$1" 2>/dev/null | tr -d ' \n') == 
 
 r "$CPR" --help
 if ((rc == 0)) && grep -q '^Usage: commprof-report' "$T/out" &&
-    [[ $(grep -cE '^  (summary|graph|matrix|diff|merge|partition|validate) ' "$T/out") -eq 7 ]]; then
+    [[ $(grep -cE '^  (summary|graph|matrix|timeline|diff|merge|partition|validate) ' "$T/out") -eq 8 ]]; then
     pass help
 else
     fail help "exit $rc: $(head -c 300 "$T/out")"
 fi
 bad=
-for c in summary graph matrix diff merge partition validate; do
+for c in summary graph matrix timeline diff merge partition validate; do
     r "$CPR" "$c" --help
     if ((rc != 0)) || ! grep -q "^Usage: commprof-report.*$c" "$T/out" || [[ -s $T/err ]]; then bad+=" $c"; fi
     r "$CPR" help "$c"
@@ -229,6 +229,21 @@ usage usage-partition-too-many "$CPR" partition -k 9 in/twoclusters.xml
 usage usage-partition-imbalance "$CPR" partition -k 2 --imbalance=-1 in/twoclusters.xml
 usage usage-partition-graph-no-o "$CPR" partition -k 2 --graph in/twoclusters.xml
 usage usage-validate-nothing "$CPR" validate
+usage usage-sort-objects-field "$CPR" summary --table=objects --sort=in in/sections.xml
+usage usage-sort-calls-field "$CPR" summary --table=calls --sort=bytes in/sections.xml
+usage usage-csv-no-table "$CPR" summary --csv --table=all in/sections.xml
+usage usage-matrix-of "$CPR" matrix --of=phases in/sections.xml
+usage usage-matrix-objects-field "$CPR" matrix --of=objects --field=unma in/sections.xml
+usage usage-matrix-functions-field "$CPR" matrix --field=read in/sections.xml
+usage usage-matrix-threads-field "$CPR" matrix --of=threads --field=accesses in/sections.xml
+usage usage-timeline-field "$CPR" timeline --field=time in/sections.xml
+usage usage-timeline-top "$CPR" timeline --top=0 in/sections.xml
+usage usage-timeline-top-13 "$CPR" timeline --top=13 in/sections.xml
+usage usage-timeline-format "$CPR" timeline --format=png in/sections.xml
+usage usage-timeline-no-profile "$CPR" timeline
+usage usage-timeline-two "$CPR" timeline in/sections.xml in/sections2.xml
+usage usage-graph-two-modes "$CPR" graph --objects --threads in/sections.xml
+usage usage-diff-table "$CPR" diff --table=phases in/sections.xml in/sections2.xml
 
 # ---------------------------------------------------------------------------
 # 2. error paths of the reader
@@ -312,6 +327,50 @@ EOF
 python3 -c 'print("<commprof>" * 100000)' >bad/deep.xml
 mkdir bad/directory.xml
 
+# the sections of --objects, COMMPROF_PHASE, --time-slice, --per-call, --first-read,
+# --separate-callers and regions (from in/sections.xml)
+S=in/sections.xml
+sed 's/<flow producer="2" object="1" consumer="3"/<flow producer="2" object="9" consumer="3"/' "$S" >bad/s-flow-unknown-object.xml
+sed 's/<flow producer="2" object="1"/<flow producer="77" object="1"/' "$S" >bad/s-flow-unknown-function.xml
+sed 's/<object id="2" kind="static"/<object id="1" kind="static"/' "$S" >bad/s-object-duplicate-id.xml
+sed 's/ thread="1" first-access/ thread="5" first-access/' "$S" >bad/s-object-unknown-thread.xml
+sed 's/alloc-pct="97.6"/alloc-pct="97.65"/' "$S" >bad/s-object-bad-pct.xml
+sed 's/kind="named"/kind="mapped"/' "$S" >bad/s-object-kind.xml
+sed 's/<object id="4" kind="section" name=".bss"/<object id="4" kind="section" name=""/' "$S" >bad/s-object-empty-name.xml
+sed 's/<phase id="2"/<phase id="1"/' "$S" >bad/s-phase-duplicate-id.xml
+sed 's/consumer="5" consumer-phase="2"/consumer="5" consumer-phase="7"/' "$S" >bad/s-phase-edge-unknown-phase.xml
+sed 's/<edge producer="4" producer-phase="2"/<edge producer="40" producer-phase="2"/' "$S" >bad/s-phase-edge-unknown-function.xml
+sed 's/<edge producer="2" producer-phase="1" consumer="3" consumer-phase="1"/<edge producer="3" producer-phase="1" consumer="3" consumer-phase="1"/' \
+    "$S" >bad/s-phase-edge-self.xml
+sed 's/<slice i="2" d="2:10000,700,3000,0"/<slice i="2" d="2:10000,700,3000"/' "$S" >bad/s-slice-d-missing-field.xml
+sed 's/<slice i="8" d="3:10000/<slice i="8" d="3:010000/' "$S" >bad/s-slice-d-leading-zero.xml
+sed 's/d="2:4000,700,2000,0 3:6000/d="2:4000,700,2000,0  3:6000/' "$S" >bad/s-slice-d-double-space.xml
+sed 's/<slice i="8" d="3:10000,2000,1000,2000"/<slice i="8" d="3:10000,2000,1000,2000 "/' "$S" >bad/s-slice-d-trailing-space.xml
+sed 's/<slice i="9" d="3:10000,/<slice i="9" d="3:18446744073709551616,/' "$S" >bad/s-slice-d-overflow.xml
+sed 's/<slice i="10" d="3:10000,/<slice i="10" d="3:1e4,/' "$S" >bad/s-slice-d-letters.xml
+sed 's/<slice i="11" d="[^"]*"/<slice i="11" d=""/' "$S" >bad/s-slice-d-empty.xml
+sed 's/<slice i="13" d="3:/<slice i="13" d="4294967296:/' "$S" >bad/s-slice-d-id-overflow.xml
+sed 's/<slice i="0" d="1:/<slice i="0" d="9:/' "$S" >bad/s-slice-unknown-function.xml
+sed 's/d="1:4000,1000,500,500 2:6000/d="1:4000,1000,500,500 1:6000/' "$S" >bad/s-slice-function-twice.xml
+sed 's/<slice i="3"/<slice i="2"/' "$S" >bad/s-slice-order.xml
+sed 's/<time-slices size="10000">/<time-slices size="0">/' "$S" >bad/s-slice-size-zero.xml
+sed 's/functions="1 2"/functions="1 22"/' "$S" >bad/s-span-unknown-function.xml
+sed 's/first-slice="2" last-slice="6"/first-slice="6" last-slice="2"/' "$S" >bad/s-span-reversed.xml
+sed 's/<call function="2"/<call function="12"/' "$S" >bad/s-call-unknown-function.xml
+sed 's/<caller function="4"\/>/<caller function="44"\/>/' "$S" >bad/s-call-unknown-caller.xml
+sed 's/<consumed producer="3" bytes="40"\/>/<consumed producer="33" bytes="40"\/>/' "$S" >bad/s-call-unknown-producer.xml
+sed 's/<object id="3" read-bytes="500"/<object id="13" read-bytes="500"/' "$S" >bad/s-call-unknown-object.xml
+sed 's/locality="0.875"/locality="1.875"/' "$S" >bad/s-call-locality.xml
+sed 's/first-seq="2" last-seq="5"/first-seq="6" last-seq="5"/' "$S" >bad/s-call-seq-reversed.xml
+sed 's/ base="3" callers="1"/ base="33" callers="1"/' "$S" >bad/s-context-unknown-base.xml
+sed 's/ base="3" callers="1"/ base="3" callers="1 99"/' "$S" >bad/s-context-unknown-caller.xml
+sed 's/ base="3" callers="1"/ base="3" callers="1  2"/' "$S" >bad/s-context-callers-malformed.xml
+sed 's/ base="3" callers="1"/ base="3"/' "$S" >bad/s-context-no-callers.xml
+sed 's/accesses="4000" first-read="4000"/accesses="4000" first-read="16001"/' "$S" >bad/s-first-read-too-large.xml
+sed 's/kind="region" name="hot loop" object=""/kind="region" name="hot loop" object="\/opt\/app"/' "$S" >bad/s-region-object.xml
+sed '/<objects>/,/<\/objects>/d' "$S" >bad/s-flows-without-objects.xml
+sed '/<time-slices/,/<\/time-slices>/d' "$S" >bad/s-spans-without-slices.xml
+
 for f in bad/*.xml; do
     n=${f#bad/}
     bad_input "error-${n%.xml}" "$f"
@@ -334,9 +393,48 @@ fi
 # every mutation above really changed the file
 same=
 for f in bad/*.xml; do
-    [[ -f $f ]] && cmp -s "$f" "$P" && same+=" $f"
+    [[ -f $f ]] && { cmp -s "$f" "$P" || cmp -s "$f" "$S"; } && same+=" $f"
 done
 if [[ -z $same ]]; then pass error-inputs-mutated; else fail error-inputs-mutated "unchanged:$same"; fi
+r "$CPR" validate bad/s-slice-d-leading-zero.xml
+want=$(grep -n '<slice i="8"' bad/s-slice-d-leading-zero.xml | cut -d: -f1)
+if grep -Eq "^commprof-report: bad/s-slice-d-leading-zero.xml:$want: " "$T/err"; then
+    pass error-line-number-slice
+else
+    fail error-line-number-slice "expected line $want: $(cat "$T/err")"
+fi
+r "$CPR" validate bad/s-slice-function-twice.xml
+if grep -q ':[0-9]*: <slice i="1">: record 2: function 1 appears twice$' "$T/err"; then
+    pass error-slice-message
+else
+    fail error-slice-message "$(cat "$T/err")"
+fi
+# a command that needs a section the profile lacks: exit 2, one line naming the file
+no_section() {
+    local name=$1
+    shift
+    r "$@"
+    if ((rc == 2)) && one_line "$T/err" && grep -q '^commprof-report: in/pipeline.xml: ' "$T/err" && [[ ! -s $T/out ]]; then
+        pass "$name"
+    else
+        fail "$name" "exit $rc: $(head -c 300 "$T/err")"
+    fi
+}
+no_section error-timeline-no-slices "$CPR" timeline in/pipeline.xml
+no_section error-summary-no-objects "$CPR" summary --table=objects in/pipeline.xml
+no_section error-summary-no-phases "$CPR" summary --table=phases in/pipeline.xml
+no_section error-summary-no-calls "$CPR" summary --csv --table=calls in/pipeline.xml
+no_section error-graph-no-objects "$CPR" graph --objects in/pipeline.xml
+no_section error-graph-no-phases "$CPR" graph --phases -o "$T/nophase.svg" in/pipeline.xml
+no_section error-matrix-no-objects "$CPR" matrix --of=objects in/pipeline.xml
+if [[ -e $T/nophase.svg ]]; then fail error-graph-no-output "graph wrote $T/nophase.svg"; else pass error-graph-no-output; fi
+# the embedded schema is the current docs/commprof.rng
+sh "$ROOT/commprof/report/embed.sh" "$RNG" "$T/schema-rng.c"
+if cmp -s "$T/schema-rng.c" "$BUILDDIR/commprof/report/schema-rng.c"; then
+    pass schema-embedded-up-to-date
+else
+    fail schema-embedded-up-to-date "commprof/report/schema-rng.c differs from docs/commprof.rng (make commprof/report/commprof-report)"
+fi
 # standard input
 r bash -c '"$1" validate - <in/pipeline.xml' _ "$CPR"
 if ((rc == 0)) && grep -q '^-: valid (13 functions, 12 edges)$' "$T/out"; then pass stdin; else fail stdin "exit $rc: $(cat "$T/out" "$T/err")"; fi
@@ -378,6 +476,65 @@ golden validate.txt "$CPR" validate in/pipeline.xml in/pipeline2.xml in/twoclust
 r "$CPR" merge -o "$T/merged.xml" in/pipeline.xml in/pipeline2.xml
 if ((rc == 0)); then golden_file merge.xml "$T/merged.xml"; else fail golden-merge.xml "exit $rc: $(cat "$T/err")"; fi
 golden summary-merged.txt "$CPR" summary --top=4 "$T/merged.xml"
+
+# the other sections (in/sections.xml: objects, threads, phases, slices, calls,
+# first-read bytes, a region and a caller context)
+SX=in/sections.xml
+golden summary-sections.txt "$CPR" "$SX"
+golden summary-sections-edges.csv "$CPR" summary --csv --table=edges "$SX"
+golden summary-sections-functions.csv "$CPR" summary --csv --table=functions "$SX"
+golden summary-edges-first-read.txt "$CPR" summary --table=edges --sort=first-read "$SX"
+golden summary-objects.txt "$CPR" summary --table=objects --sort=size --top=3 "$SX"
+golden summary-objects-first.txt "$CPR" summary --table=objects --sort=first "$SX"
+golden summary-objects.csv "$CPR" summary --csv --table=objects "$SX"
+golden summary-threads.txt "$CPR" summary --table=threads "$SX"
+golden summary-threads.csv "$CPR" summary --csv --table=threads --sort=id "$SX"
+golden summary-phases.txt "$CPR" summary --table=phases "$SX"
+golden summary-phases-bandwidth.txt "$CPR" summary --table=phases --sort=bandwidth --top=3 "$SX"
+golden summary-phases.csv "$CPR" summary --csv --table=phases "$SX"
+golden summary-maip.txt "$CPR" summary --table=maip --no-special "$SX"
+golden summary-maip-pipeline.txt "$CPR" summary --table=maip --sort=mar --top=5 in/pipeline.xml
+golden summary-maip.csv "$CPR" summary --csv --table=maip "$SX"
+golden summary-calls.txt "$CPR" summary --table=calls "$SX"
+golden summary-calls.csv "$CPR" summary --csv --table=calls --sort=seq "$SX"
+golden graph-sections.dot "$CPR" graph "$SX"
+golden graph-objects.dot "$CPR" graph --objects "$SX"
+golden graph-objects-top.dot "$CPR" graph --objects --no-special --top=2 "$SX"
+golden graph-threads.dot "$CPR" graph --threads "$SX"
+golden graph-phases.dot "$CPR" graph --phases --focus=produce "$SX"
+golden matrix-objects.txt "$CPR" matrix --of=objects "$SX"
+golden matrix-objects-written.csv "$CPR" matrix --of=objects --field=written --csv "$SX"
+golden matrix-objects.svg "$CPR" matrix --of=objects --format=svg "$SX"
+golden matrix-threads.txt "$CPR" matrix --of=threads "$SX"
+golden matrix-threads-unma.csv "$CPR" matrix --of=threads --field=unma --csv "$SX"
+golden timeline.svg "$CPR" timeline "$SX"
+golden timeline.csv "$CPR" timeline --csv "$SX"
+golden timeline-read.csv "$CPR" timeline --field=read --top=2 --no-special --format=csv "$SX"
+golden diff-sections.txt "$CPR" diff in/sections.xml in/sections2.xml
+golden diff-objects.csv "$CPR" diff --csv --table=objects --all in/sections.xml in/sections2.xml
+golden diff-threads.csv "$CPR" diff --csv --table=threads in/sections.xml in/sections2.xml
+golden validate-sections.txt "$CPR" validate in/sections.xml in/sections2.xml
+r "$CPR" merge -o "$T/merged-sections.xml" in/sections.xml in/sections2.xml
+if ((rc == 0)) && grep -q '^commprof-report: merge: phases, time slices, per-call records (in/sections.xml); phases, time slices, per-call records (in/sections2.xml) not merged' "$T/err"; then
+    golden_file merge-sections.xml "$T/merged-sections.xml"
+else
+    fail golden-merge-sections.xml "exit $rc: $(cat "$T/err")"
+fi
+check merge-sections-valid xmllint --noout --relaxng "$RNG" "$T/merged-sections.xml"
+golden summary-merged-objects.txt "$CPR" summary --table=objects "$T/merged-sections.xml"
+# the SVGs parse, names escaped
+"$CPR" timeline -o "$T/tl.svg" "$SX" 2>"$T/err"
+check timeline-svg-xml bash -c 'xmllint --noout "$1" && grep -q "filter&lt;int&gt;&amp;" "$1" && grep -q "detected phase 8: slices 18-18" "$1"' _ "$T/tl.svg"
+"$CPR" matrix --of=objects -o "$T/mo.svg" "$SX" 2>"$T/err"
+check matrix-objects-svg-xml bash -c 'xmllint --noout "$1" && grep -q "ring&lt;&amp;&gt;" "$1"' _ "$T/mo.svg"
+"$CPR" matrix --of=threads -o "$T/mt.svg" "$SX" 2>"$T/err"
+check matrix-threads-svg-xml bash -c 'xmllint --noout "$1" && grep -q "worker &lt;1&gt;" "$1"' _ "$T/mt.svg"
+for m in objects threads phases; do
+    "$CPR" graph --$m -o "$T/g-$m.svg" "$SX" 2>"$T/err"
+    check graph-$m-svg xmllint --noout "$T/g-$m.svg"
+done
+check graph-threads-clusters bash -c 'grep -c "<title>cluster_" "$1" | grep -qx 2' _ "$T/g-threads.svg"
+check graph-phases-clusters bash -c 'grep -c "<title>cluster_" "$1" | grep -qx 3 && grep -q "phase 1: load &amp; fill" "$1"' _ "$T/g-phases.svg"
 
 # outputs that must parse as XML (names full of < > & " escaped)
 "$CPR" graph -o "$T/pipeline.svg" in/pipeline.xml 2>"$T/err"
@@ -585,6 +742,140 @@ EOF
         fail real-diff "exit $rc: $(grep -- '->' "$T/out" | head -5) $(cat "$T/err")"
     fi
 fi
+# the other sections on real runs, restricted to the programs' own functions:
+# chain.c with --objects, --per-call, --first-read and --time-slice; the
+# phases, regions and contexts test programs of commprof/tests; a threaded run
+if ((real)); then
+    timeout "$VG_TIMEOUT" valgrind --tool=commprof --commprof-out-file=none --commprof-xml-file=all.xml --objects=yes \
+        --per-call=yes --per-call-fns=produce,transform,consume --first-read=yes --time-slice=1000 ./chain 100 \
+        >/dev/null 2>all.err
+    check real-all-options-validate "$CPR" validate -q all.xml
+    # heap objects: exact counts (a and b, allocated on the same line: one site of
+# 2 blocks, 200 ints written once and read once)
+    r "$CPR" summary --csv --table=objects --sort=name all.xml
+    awk -F, 'NR > 1 && $2 == "heap" && $3 ~ /^chain\.c:/ {print $2","$3","$5","$6","$7","$9","$10","$11","$12","$14","$15","$16","$17}' \
+        "$T/out" >"$T/own-objects.csv"
+    golden_file real-own-objects.csv "$T/own-objects.csv"
+    r "$CPR" summary --csv --table=edges all.xml
+    grep -E '^(produce|transform),' "$T/out" | grep -E ',(transform|consume),' | sed "s|,$(pwd -P)/chain,|,@EXE@,|g" \
+        >"$T/own-fr.csv"
+    golden_file real-own-edges-first-read.csv "$T/own-fr.csv"
+    r "$CPR" matrix --of=objects --csv all.xml
+    check real-matrix-objects python3 - "$T/out" <<'EOF2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = rows[0]
+cell = {(r[0], head[j]): int(r[j]) for r in rows[1:] for j in range(1, len(r))}
+# a and b are allocated on the same line: one allocation site, two blocks
+heap = [h for h in head[1:] if h.startswith('chain.c:')]
+want = {('transform', 'chain.c:10'): 400, ('consume', 'chain.c:10'): 400, ('produce', 'chain.c:10'): 0}
+bad = [(k, cell.get(k), v) for k, v in want.items() if cell.get(k, 0) != v]
+print(bad or '', heap)
+sys.exit(1 if bad or heap != ['chain.c:10'] else 0)
+EOF2
+    r "$CPR" summary --csv --table=calls all.xml
+    check real-calls python3 - "$T/out" <<'EOF2'
+import csv, sys
+rows = {r['function']: r for r in csv.DictReader(open(sys.argv[1]))}
+err = []
+for f in ('produce', 'transform', 'consume'):
+    if f not in rows or rows[f]['count'] != '1': err.append('%s: %s' % (f, rows.get(f)))
+if 'produce:400' not in rows.get('transform', {}).get('consumed', ''): err.append('transform consumed %s' % rows.get('transform'))
+if 'transform:400' not in rows.get('consume', {}).get('consumed', ''): err.append('consume consumed %s' % rows.get('consume'))
+obj = rows.get('transform', {}).get('objects', '')
+# transform reads a and writes b, both of the site chain.c:10
+if not any(o.startswith('chain.c:') and o.split(':')[2:5] == ['400', '400', '200'] for o in obj.split(';')):
+    err.append('transform objects %s' % obj)
+print('\n'.join(err))
+sys.exit(1 if err else 0)
+EOF2
+    # timeline: the slices sum to each function's bytes; the SVG parses
+    r "$CPR" summary --csv --table=functions all.xml
+    cp "$T/out" "$T/funcs.csv"
+    r "$CPR" timeline --csv --field=written --top=12 --no-special all.xml
+    check real-timeline-sums python3 - "$T/out" "$T/funcs.csv" <<'EOF2'
+import csv, sys
+tl = list(csv.DictReader(open(sys.argv[1])))
+fn = {r['name']: r for r in csv.DictReader(open(sys.argv[2]))}
+err = []
+for f in ('produce', 'transform', 'consume'):
+    s = sum(int(r[f]) for r in tl)
+    if s != int(fn[f]['bytes_written']): err.append('%s: %d != %s' % (f, s, fn[f]['bytes_written']))
+print('\n'.join(err))
+sys.exit(1 if err or not tl else 0)
+EOF2
+    "$CPR" timeline --no-special -o "$T/real-tl.svg" all.xml 2>"$T/err"
+    check real-timeline-svg bash -c 'xmllint --noout "$1" && grep -q ">transform<" "$1"' _ "$T/real-tl.svg"
+    r "$CPR" summary --table=phases all.xml
+    if ((rc == 0)) && grep -Eq '^ +[0-9]+ +[0-9]+-[0-9]+ .*(produce|transform|consume)' "$T/out"; then
+        pass real-detected-phases
+    else
+        fail real-detected-phases "exit $rc: $(head -c 400 "$T/out") $(cat "$T/err")"
+    fi
+    "$CPR" graph --objects --no-special -o "$T/real-objects.svg" all.xml 2>/dev/null
+    check real-graph-objects bash -c 'xmllint --noout "$1" && grep -q ">chain.c:" "$1"' _ "$T/real-objects.svg"
+    r "$CPR" merge -o merged-all.xml all.xml all.xml
+    if ((rc == 0)) && grep -q 'time slices, per-call records (all.xml)' "$T/err" &&
+        xmllint --noout --relaxng "$RNG" merged-all.xml 2>/dev/null && ! grep -q '<time-slices' merged-all.xml; then
+        pass real-merge-sections
+    else
+        fail real-merge-sections "exit $rc: $(cat "$T/err")"
+    fi
+    r "$CPR" summary --csv --table=objects merged-all.xml
+    # summed: blocks, total bytes, reads, writes and their bytes; peak the maximum
+    check real-merge-objects-sum grep -Eq '^[0-9]+,heap,chain\.c:10,,400,4,1600,800,400,1600,400,1600,1\.0000,1600,1600,100\.0,100\.0,' \
+        "$T/out"
+
+    CT=$ROOT/commprof/tests
+    vgrun() { # NAME SOURCE [CFLAGS] -- [VALGRIND OPTIONS]
+        local name=$1 src=$2
+        shift 2
+        local -a cf=()
+        while (($#)) && [[ $1 != -- ]]; do cf+=("$1"); shift; done
+        shift
+        gcc -O0 -g -I"$ROOT/include" -I/usr/include/valgrind "${cf[@]}" -o "$name" "$src" >/dev/null 2>&1 &&
+            timeout "$VG_TIMEOUT" valgrind --tool=commprof --commprof-out-file=none --commprof-xml-file="$name.xml" "$@" \
+                ./"$name" >/dev/null 2>"$name.err"
+    }
+    if vgrun phases "$CT/phases.c" --; then
+        r "$CPR" summary --table=phases --top=0 phases.xml
+        grep -E '^ *(64|128) .* (keep|producer) \[[0-9] frame [0-9]\] -> (recall|consumer) \[' "$T/out" |
+            sed 's/^ *\([0-9]*\) .* \(keep\|producer\)/\1 \2/' >"$T/own-phases.txt"
+        golden_file real-own-phases.txt "$T/own-phases.txt"
+        "$CPR" graph --phases --no-special -o "$T/real-phases.svg" phases.xml 2>/dev/null
+        check real-graph-phases bash -c 'xmllint --noout "$1" && grep -q "phase 2: frame 2" "$1"' _ "$T/real-phases.svg"
+    else
+        fail real-phases-run "$(tail -3 phases.err 2>/dev/null)"
+    fi
+    if vgrun regions "$CT/regions.c" --; then
+        r "$CPR" summary --table=functions --top=0 --threshold=100 regions.xml
+        if grep -Eq '  outer  \(region\)$' "$T/out" && grep -Eq '  inner  \(region\)$' "$T/out"; then
+            pass real-regions
+        else
+            fail real-regions "$(grep -i region "$T/out" | head -3)"
+        fi
+    else
+        fail real-regions-run "$(tail -3 regions.err 2>/dev/null)"
+    fi
+    if vgrun contexts "$CT/contexts.c" -- --separate-callers=1; then
+        r "$CPR" summary --table=edges --top=0 --threshold=100 contexts.xml
+        if ((rc == 0)) && grep -q "fill'run -> " "$T/out"; then pass real-contexts; else fail real-contexts "$(head -c 400 "$T/out")"; fi
+        r "$CPR" merge -o merged-contexts.xml contexts.xml contexts.xml
+        check real-contexts-merge bash -c '[[ $(grep -c " base=" "$1") -eq $(grep -c " base=" contexts.xml) ]]' _ merged-contexts.xml
+    else
+        fail real-contexts-run "$(tail -3 contexts.err 2>/dev/null)"
+    fi
+    if vgrun threads "$CT/threads-pipeline.c" -pthread --; then
+        r "$CPR" summary --table=threads threads.xml
+        if ((rc == 0)) && [[ $(grep -cE '^ *[123] ' "$T/out") -ge 3 ]]; then pass real-threads; else fail real-threads "$(head -c 600 "$T/out")"; fi
+        "$CPR" graph --threads --no-special -o "$T/real-threads.svg" threads.xml 2>/dev/null
+        check real-graph-threads bash -c 'xmllint --noout "$1" && [[ $(grep -c "<title>cluster_" "$1") -ge 2 ]]' _ "$T/real-threads.svg"
+        "$CPR" matrix --of=threads -o "$T/real-tm.svg" threads.xml 2>/dev/null
+        check real-matrix-threads xmllint --noout "$T/real-tm.svg"
+    else
+        fail real-threads-run "$(tail -3 threads.err 2>/dev/null)"
+    fi
+fi
 
 # ---------------------------------------------------------------------------
 # 7. the AddressSanitizer + UndefinedBehaviorSanitizer build
@@ -611,7 +902,15 @@ if [[ -f $BUILDDIR/Makefile ]] && make -C "$BUILDDIR" commprof-report-asan >"$T/
         "merge -o $T/a-merged.xml in/pipeline.xml in/pipeline2.xml in/twoclusters.xml" \
         "summary $T/a-merged.xml" "partition -k 2 in/twoclusters.xml" "partition -k 3 in/pipeline.xml" \
         "partition -k 4 --csv random60.xml" "partition -k 2 --graph -o $T/a-p.svg in/twoclusters.xml" \
-        "partition -k 5 g2000.xml" "graph -o $T/a-g.svg g2000.xml" "validate in/pipeline.xml"; do
+        "partition -k 5 g2000.xml" "graph -o $T/a-g.svg g2000.xml" "validate in/pipeline.xml" \
+        "summary in/sections.xml" "summary --table=maip in/sections.xml" "summary --csv --table=objects in/sections.xml" \
+        "summary --csv --table=threads in/sections.xml" "summary --csv --table=phases in/sections.xml" \
+        "summary --csv --table=calls in/sections.xml" "summary --csv --table=maip in/pipeline.xml" \
+        "graph --objects -o $T/a-o.svg in/sections.xml" "graph --threads -o $T/a-t.svg in/sections.xml" \
+        "graph --phases in/sections.xml" "matrix --of=objects -o $T/a-mo.svg in/sections.xml" \
+        "matrix --of=threads --csv in/sections.xml" "timeline in/sections.xml" "timeline --csv --field=in in/sections.xml" \
+        "diff in/sections.xml in/sections2.xml" "diff --csv --table=objects in/sections.xml in/sections2.xml" \
+        "merge -o $T/a-ms.xml in/sections.xml in/sections2.xml in/pipeline.xml" "summary $T/a-ms.xml"; do
         # full stacks, for the suppression of Graphviz's own leak in dot's
         # clusters (lsan.supp); too slow for the 2,000-node graph (sfdp)
         unwind=0
