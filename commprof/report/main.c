@@ -16,9 +16,9 @@ static const struct {
     int (*fn)(int, char**);
     const char* what;
 } commands[] = {
-    {"summary", cpr_cmd_summary, "ranked tables of edges and functions (the default)"},
-    {"graph", cpr_cmd_graph, "the communication graph as DOT, SVG, PNG or PDF"},
-    {"matrix", cpr_cmd_matrix, "producer x consumer matrix: text, CSV or SVG heatmap"},
+    {"summary", cpr_cmd_summary, "ranked tables: edges, functions, objects, threads, phases, ... (default)"},
+    {"graph", cpr_cmd_graph, "the graph of functions, objects, threads or phases: DOT, SVG, PNG, PDF"},
+    {"matrix", cpr_cmd_matrix, "functions, threads or objects matrix: text, CSV or SVG heatmap"},
     {"timeline", cpr_cmd_timeline, "per-function bandwidth over the time slices: SVG plot or CSV"},
     {"diff", cpr_cmd_diff, "what changed between two profiles"},
     {"merge", cpr_cmd_merge, "combine profiles of several processes or runs into one"},
@@ -34,7 +34,8 @@ static void help(FILE* f)
             "\n"
             "Reads the XML profiles written by commprof (valgrind --tool=commprof) and\n"
             "shows what they say: which functions hand data to which others, how much,\n"
-            "through how large a buffer.\n"
+            "through how large a buffer; and the other sections: data objects, threads,\n"
+            "phases, time slices, the memory-access profile, per-call records.\n"
             "\n"
             "Commands:\n",
             CPR_PROG);
@@ -72,7 +73,12 @@ int cpr_cmd_validate(int argc, char** argv)
                    "program: the installed tool needs no data file) and what the schema\n"
                    "cannot express: numbers are plain decimals that fit their type, function\n"
                    "ids are unique, every edge joins two known functions, no self edge, no\n"
-                   "producer/consumer pair twice.  DOCTYPEs and entities are refused.\n"
+                   "producer/consumer pair twice; thread, object and phase ids are unique and\n"
+                   "every thread edge, object flow, phase edge, time-slice record, detected\n"
+                   "phase, per-call record and caller context refers to known functions,\n"
+                   "objects, threads and phases; a slice's d attribute is parsed strictly\n"
+                   "(\"F:I,R,W,C\" records, one space apart) and slices increase.  DOCTYPEs\n"
+                   "and entities are refused.\n"
                    "\n"
                    "Prints 'FILE: valid (N functions, N edges)' for each good file (nothing\n"
                    "with -q) and one line 'commprof-report: FILE:LINE: message' for the\n"
