@@ -16,8 +16,8 @@ static const struct {
     int (*fn)(int, char**);
     const char* what;
 } commands[] = {
-    {"summary", cpr_cmd_summary, "ranked tables: edges, functions, objects, threads, phases, ... (default)"},
-    {"graph", cpr_cmd_graph, "the graph of functions, objects, threads or phases: DOT, SVG, PNG, PDF"},
+    {"summary", cpr_cmd_summary, "ranked tables: edges, functions, objects, threads... (default)"},
+    {"graph", cpr_cmd_graph, "graph of functions, objects, threads or phases (DOT, SVG...)"},
     {"matrix", cpr_cmd_matrix, "functions, threads or objects matrix: text, CSV or SVG heatmap"},
     {"timeline", cpr_cmd_timeline, "per-function bandwidth over the time slices: SVG plot or CSV"},
     {"diff", cpr_cmd_diff, "what changed between two profiles"},
