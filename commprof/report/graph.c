@@ -1,7 +1,8 @@
 /* commprof-report graph: the communication graph through Graphviz (cgraph/gvc).
  *
  * Functions are ovals labelled with their name, share of instructions and
- * calls, filled darker the larger the share; special nodes are dashed boxes.
+ * calls, filled darker the larger the share; special nodes are dashed boxes,
+ * code regions (COMMPROF_REGION_BEGIN/END) component boxes.
  * Edges carry bytes and UnMA; colour (MCProf's blue -> green -> red ramp),
  * pen width and layout weight grow with log(bytes).  What is drawn is capped
  * (--max-nodes, --max-edges, heaviest edges first) and large graphs are laid
@@ -464,6 +465,7 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
             double share = tinstr > 0 ? (double)(100.0L * f->instructions / tinstr) : 0;
             snprintf(pct, sizeof pct, "%.1f%%", share);
             cpr_buf_printf(&lab, "\\n%s instr, %s call%s", pct, cpr_fmt_u64(a, f->calls), f->calls == 1 ? "" : "s");
+            if (f->kind == CPR_KIND_REGION) set(v, n_shape, "component"); /* a code region */
             char fill[8];
             if (k >= 0) {
                 snprintf(fill, sizeof fill, "%s", cluster_fill[k % NPALETTE]);
@@ -866,8 +868,9 @@ static void graph_help(void)
            "\n"
            "The communication graph: functions as ovals (name, share of instructions,\n"
            "calls; filled darker the more instructions), special nodes such as\n"
-           "(unwritten) as dashed boxes, edges producer -> consumer labelled with bytes\n"
-           "and UnMA, coloured blue -> green -> red and thicker on a log scale of bytes.\n"
+           "(unwritten) as dashed boxes, code regions as component boxes, edges\n"
+           "producer -> consumer labelled with bytes and UnMA, coloured blue -> green\n"
+           "-> red and thicker on a log scale of bytes.\n"
            "\n"
            "  -o, --output=FILE   write FILE; the format comes from its extension:\n"
            "                      .dot/.gv, .svg, .png, .pdf [DOT on standard output]\n"
