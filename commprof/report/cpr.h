@@ -272,6 +272,7 @@ typedef struct {
     size_t nedges, capedges;
     cpr_thread* threads;
     size_t nthreads;
+    cpr_idmap threadmap; /* thread id -> index */
     cpr_cell* cells;
     size_t ncells;
     cpr_tedge* tedges;

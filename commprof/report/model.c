@@ -48,6 +48,7 @@ void cpr_profile_free(cpr_profile* p)
     free(p->edges);
     for (size_t i = 0; i < p->nthreads; i++) free(p->threads[i].name);
     free(p->threads);
+    cpr_idmap_free(&p->threadmap);
     free(p->cells);
     free(p->tedges);
     for (size_t i = 0; i < p->nobjects; i++) {
@@ -418,12 +419,7 @@ const char* cpr_kind_name(int kind)
     return kind == CPR_KIND_SPECIAL ? "special" : kind == CPR_KIND_REGION ? "region" : "function";
 }
 
-size_t cpr_thread_index(const cpr_profile* p, uint32_t id)
-{
-    for (size_t i = 0; i < p->nthreads; i++)
-        if (p->threads[i].id == id) return i;
-    return NONE;
-}
+size_t cpr_thread_index(const cpr_profile* p, uint32_t id) { return cpr_idmap_find(&p->threadmap, id); }
 
 const char* cpr_thread_label(const cpr_profile* p, uint32_t id, char* buf, size_t n)
 {

@@ -460,17 +460,27 @@ static double thkey(const cpr_thread* t, int k)
     }
 }
 
-/* the diagonal cell of a thread, and its heaviest cell to / from another thread */
-static void thread_cells(const cpr_profile* p, uint32_t id, uint64_t* own, const cpr_cell** out, const cpr_cell** in)
+/* per thread (index): the diagonal cell's bytes and the heaviest cell to /
+ * from another thread */
+typedef struct {
+    uint64_t own;
+    const cpr_cell *out, *in;
+} thcells;
+
+static thcells* thread_cells(const cpr_profile* p)
 {
-    *own = 0;
-    *out = *in = NULL;
+    thcells* t = cpr_xcalloc(p->nthreads + 1, sizeof *t);
     for (size_t i = 0; i < p->ncells; i++) {
         const cpr_cell* c = &p->cells[i];
-        if (c->p == id && c->c == id) *own = c->bytes;
-        else if (c->p == id && (!*out || c->bytes > (*out)->bytes)) *out = c;
-        else if (c->c == id && (!*in || c->bytes > (*in)->bytes)) *in = c;
+        size_t a = cpr_thread_index(p, c->p), b = cpr_thread_index(p, c->c);
+        if (a == (size_t)-1 || b == (size_t)-1) continue;
+        if (a == b) t[a].own = c->bytes;
+        else {
+            if (!t[a].out || c->bytes > t[a].out->bytes) t[a].out = c;
+            if (!t[b].in || c->bytes > t[b].in->bytes) t[b].in = c;
+        }
     }
+    return t;
 }
 
 static const cpr_cell* sort_cells;
@@ -488,15 +498,15 @@ static void table_threads(FILE* f, const cpr_profile* p, const sopts* o, int key
     srow* r = cpr_xmalloc((p->nthreads + 1) * sizeof *r);
     for (size_t i = 0; i < p->nthreads; i++) r[i] = (srow){i, thkey(&p->threads[i], key), p->threads[i].name};
     size_t n = sort_cut(r, p->nthreads, key == 5 ? 0 : key == 4 ? -1 : 1, key <= 3, o);
+    thcells* tc = thread_cells(p);
     if (csv) {
         fputs("id,parent,name,instructions,bytes_read,in_bytes,out_bytes,own_bytes,top_consumer,top_consumer_bytes,"
               "top_producer,top_producer_bytes\n",
               f);
         for (size_t k = 0; k < n; k++) {
             const cpr_thread* t = &p->threads[r[k].i];
-            uint64_t own;
-            const cpr_cell *co, *ci;
-            thread_cells(p, t->id, &own, &co, &ci);
+            uint64_t own = tc[r[k].i].own;
+            const cpr_cell *co = tc[r[k].i].out, *ci = tc[r[k].i].in;
             fprintf(f, "%u,%u", t->id, t->parent);
             csv_sep(f, t->name);
             fprintf(f, ",%llu,%llu,%llu,%llu,%llu,", (unsigned long long)t->instructions,
@@ -508,6 +518,7 @@ static void table_threads(FILE* f, const cpr_profile* p, const sopts* o, int key
             else fputs(",\n", f);
         }
         free(r);
+        free(tc);
         return;
     }
     title(f, o, n, p->nthreads, "Threads by %s", thlabels[key]);
@@ -517,9 +528,8 @@ static void table_threads(FILE* f, const cpr_profile* p, const sopts* o, int key
     t_init(&t, 9, head);
     for (size_t k = 0; k < n; k++) {
         const cpr_thread* x = &p->threads[r[k].i];
-        uint64_t own;
-        const cpr_cell *co, *ci;
-        thread_cells(p, x->id, &own, &co, &ci);
+        uint64_t own = tc[r[k].i].own;
+        const cpr_cell* co = tc[r[k].i].out;
         char** row = t_row(&t);
         row[0] = num(x->id);
         row[1] = x->parent ? num(x->parent) : cpr_xstrdup("-");
@@ -541,6 +551,7 @@ static void table_threads(FILE* f, const cpr_profile* p, const sopts* o, int key
     t_print(f, &t);
     t_free(&t);
     free(r);
+    free(tc);
     /* the heaviest cells of the thread matrix */
     size_t* c = cpr_xmalloc((p->ncells + 1) * sizeof *c);
     uint64_t total = 0;

@@ -184,10 +184,7 @@ static int check_pid(rd* s, const char* what, const char* v)
 
 static int thread_known(const cpr_profile* p, uint32_t id)
 {
-    /* threads are few (one per thread of the process): a scan is enough */
-    for (size_t i = 0; i < p->nthreads; i++)
-        if (p->threads[i].id == id) return 1;
-    return 0;
+    return cpr_idmap_find(&p->threadmap, id) != NONE;
 }
 
 static int on_thread(rd* s)
@@ -205,6 +202,7 @@ static int on_thread(rd* s)
     }
     if (!(t.name = attr(s, "name"))) return -1;
     if (s->p->nthreads % 64 == 0) s->p->threads = cpr_xrealloc(s->p->threads, s->p->nthreads + 64, sizeof t);
+    cpr_idmap_get(&s->p->threadmap, t.id, s->p->nthreads, 1);
     s->p->threads[s->p->nthreads++] = t;
     return 0;
 }
