@@ -13,6 +13,12 @@
 
 #define NONE ((size_t)-1)
 
+static int cmp_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return x < y ? -1 : x > y;
+}
+
 typedef struct {
     size_t ia, ib; /* index in A / B, NONE if absent */
 } ufunc;
@@ -306,12 +312,7 @@ static void threads_diff(FILE* f, const cpr_profile* A, const cpr_profile* B, in
     for (size_t i = 0; i < A->nthreads; i++) ids[m++] = A->threads[i].id;
     for (size_t i = 0; i < B->nthreads; i++)
         if (cpr_thread_index(A, B->threads[i].id) == NONE) ids[m++] = B->threads[i].id;
-    for (size_t i = 1; i < m; i++)
-        for (size_t j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
-            uint32_t t = ids[j];
-            ids[j] = ids[j - 1];
-            ids[j - 1] = t;
-        }
+    qsort(ids, m, sizeof *ids, cmp_u32);
     const cpr_thread** ta = cpr_xcalloc(m + 1, sizeof *ta);
     const cpr_thread** tb = cpr_xcalloc(m + 1, sizeof *tb);
     size_t nr = 0;
