@@ -53,6 +53,7 @@ static void cp_post_clo_init(void)
 {
    cp_output_init();                 /* fails early if an output cannot be written */
    cp_shadow_init(&cp_shadow, cp_clo.gran_log2);
+   cp_shadow.checkpoints = VG_(clo_stats);   /* shadow per byte near the peak, for --stats */
    cp_edges_init(&cp_edges);
    cp_threads_init();
    cp_nodes_init();

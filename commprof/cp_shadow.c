@@ -117,7 +117,7 @@ static CpChunk* alloc_chunk(CpShadowMap* m)
    m->stats.bytes_live += m->chunk_bytes;
    if (m->stats.chunks_live > m->stats.chunks_peak) m->stats.chunks_peak = m->stats.chunks_live;
    if (m->stats.bytes_live > m->stats.bytes_peak)   m->stats.bytes_peak = m->stats.bytes_live;
-   if (m->stats.chunks_live * 8 > m->stats.ckpt_chunks * 9 + 8) checkpoint(m);
+   if (m->checkpoints && m->stats.chunks_live * 8 > m->stats.ckpt_chunks * 9 + 8) checkpoint(m);
    return ch;
 }
 
@@ -168,6 +168,7 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2)
    m->high_tab = NULL;
    m->high_cap = m->high_used = 0;
    m->pool_n = 0;
+   m->checkpoints = False;
    CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }
 

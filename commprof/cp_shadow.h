@@ -86,6 +86,7 @@ typedef struct {
    SizeT       high_cap, high_used;
    CpChunk*    pool[CP_SHADOW_POOL_MAX];   /* released chunks kept for reuse */
    UInt        pool_n;
+   Bool        checkpoints;      /* keep the ckpt_* statistics (they cost scans) */
    CpShadowStats stats;
 } CpShadowMap;
 
