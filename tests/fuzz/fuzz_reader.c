@@ -4,7 +4,8 @@
  * validation as for files.  An input that is a valid profile is then also
  * written to a file and run through the commands (summary, both CSV tables,
  * matrix as text and SVG, diff with itself, partition, merge, graph as DOT,
- * without layout), their output going to /dev/null: they must cope with any
+ * without layout; the tables, graphs and matrices of the other sections, the
+ * timeline), their output going to /dev/null: they must cope with any
  * numbers, names and shapes the reader accepts. */
 
 #include "cpr.h"
@@ -63,6 +64,23 @@ int LLVMFuzzerTestOneInput(const unsigned char* data, size_t size)
     run(cpr_cmd_partition, 4, (const char* const[]){"partition", "-k", "2", path});
     run(cpr_cmd_merge, 5, (const char* const[]){"merge", "-o", merged, path, path});
     run(cpr_cmd_graph, 3, (const char* const[]){"graph", "--max-edges=50", path});
+    /* the other sections: a missing one is exit 2, never a crash */
+    static const char* const tables[] = {"--table=objects", "--table=threads", "--table=phases", "--table=maip",
+                                         "--table=calls"};
+    for (int i = 0; i < 5; i++) {
+        run(cpr_cmd_summary, 4, (const char* const[]){"summary", "--csv", tables[i], path});
+        run(cpr_cmd_summary, 4, (const char* const[]){"summary", "--top=3", tables[i], path});
+    }
+    run(cpr_cmd_summary, 5, (const char* const[]){"summary", "--table=objects", "--sort=first", "--threshold=50", path});
+    run(cpr_cmd_matrix, 4, (const char* const[]){"matrix", "--of=objects", "--format=svg", path});
+    run(cpr_cmd_matrix, 4, (const char* const[]){"matrix", "--of=threads", "--csv", path});
+    run(cpr_cmd_timeline, 2, (const char* const[]){"timeline", path});
+    run(cpr_cmd_timeline, 5, (const char* const[]){"timeline", "--csv", "--field=in", "--top=1", path});
+    run(cpr_cmd_graph, 3, (const char* const[]){"graph", "--objects", path});
+    run(cpr_cmd_graph, 4, (const char* const[]){"graph", "--threads", "--max-nodes=5", path});
+    run(cpr_cmd_graph, 3, (const char* const[]){"graph", "--phases", path});
+    run(cpr_cmd_diff, 5, (const char* const[]){"diff", "--table=objects", "--all", path, path});
+    run(cpr_cmd_diff, 5, (const char* const[]){"diff", "--csv", "--table=threads", path, path});
     remove(path);
     remove(merged);
     return 0;
