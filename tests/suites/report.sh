@@ -7,12 +7,27 @@
 #    truncated, billion laughs, XXE, external DTD, wrong root or version, bad
 #    numbers, dangling edge ids, duplicate ids and edges, self edges, deep
 #    nesting): exit 2 with exactly one line "commprof-report: FILE:LINE: ...";
+#  - the same for the optional sections (objects, flows, phases, time slices
+#    and their d attribute, detected phases, per-call records, caller contexts,
+#    regions, first-read bytes: 40 malformed variants of in/sections.xml), and
+#    exit 2 in one line for a command that needs a section the profile lacks;
+#    the embedded schema is the current docs/commprof.rng;
 #  - exact golden outputs of every command on hand-written profiles
 #    (tests/report/inputs/ -> tests/report/golden/; regenerate them with
-#    COMMPROF_UPDATE_GOLDEN=1 tests/suites/report.sh and review the diff);
+#    COMMPROF_UPDATE_GOLDEN=1 tests/suites/report.sh and review the diff):
+#    every summary table (edges, functions, objects, threads, phases, maip,
+#    calls) as text and CSV, every graph mode (functions, --objects,
+#    --threads, --phases), every matrix kind (functions, objects, threads) as
+#    text, CSV and SVG, the timeline as SVG and CSV, diff and merge of the
+#    sections; the SVGs parse as XML with the names escaped;
 #  - profiles of a real run of the tool on a small test program: golden edge
 #    rows of the program's own functions, SVG/PNG/PDF output, focus, merge of
-#    two runs equals the sum, diff of the two runs;
+#    two runs equals the sum, diff of the two runs; a run with --objects,
+#    --per-call, --first-read and --time-slice (exact heap object counts,
+#    first-read edges, object matrix cells, per-call records, the slices sum
+#    to the functions' bytes, merge sums the objects and drops the slices),
+#    and runs of commprof/tests/phases.c, regions.c, contexts.c and
+#    threads-pipeline.c (cross-phase edges, regions, contexts, threads);
 #  - partition: the known best cut of two dense clusters joined by one light
 #    edge, refinement never worse than the greedy result and within balance;
 #  - a 2,000-node profile renders in seconds; a 25 MB profile is read within
