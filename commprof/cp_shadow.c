@@ -137,6 +137,7 @@ CpChunk* cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
    CpChunk* ch = alloc_chunk(m);
    for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
    ch->writes = 0;
+   ch->check_at = m->entries / 2;
    *slot = (CpSlot)ch;
    m->stats.materialised++;
    return ch;
@@ -145,7 +146,7 @@ CpChunk* cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
 void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
 {
    CpChunk* ch = CP_SLOT_CHUNK(*slot);
-   if (ch->writes < m->entries / 2) return;
+   if (ch->writes < ch->check_at) return;
    ch->writes = 0;
    UInt w = ch->e[0];
    UInt diff = 0;
@@ -154,6 +155,8 @@ void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
       *slot = CP_SLOT_UNIFORM(w);
       release_chunk(m, ch);
       m->stats.made_uniform++;
+   } else if (ch->check_at < (1u << 30)) {
+      ch->check_at *= 2;          /* a chunk of several writers: check less often */
    }
 }
 

@@ -15,9 +15,9 @@
  *     first write that breaks uniformity;
  *   - a materialised chunk that one writer has overwritten completely turns
  *     uniform again (checked when a store reaches either end of the chunk after
- *     at least half a chunk of writes), so bulk data such as arrays written by
- *     one function costs no shadow memory and its loads touch no shadow
- *     entries;
+ *     at least half a chunk of writes, twice as many after each check that
+ *     failed), so bulk data such as arrays written by one function costs no
+ *     shadow memory and its loads touch no shadow entries;
  *   - for addresses at or above 2^CP_DIRECT_BITS, a hash table from chunk
  *     number to slot.
  * At granularity 1 a materialised chunk costs 4 bytes per application byte;
@@ -45,7 +45,9 @@ typedef UInt CpWriter;        /* producer context id; 0 = unwritten */
 
 typedef struct {
    UInt writes;              /* entries written since made or last checked */
-   UInt pad[15];             /* entries start on their own cache line */
+   UInt check_at;            /* writes before the next uniformity check: doubles
+                                after each check that fails */
+   UInt pad[14];             /* entries start on their own cache line */
    UInt e[];                 /* CP_CHUNK_SIZE >> gran_log2 entries */
 } CpChunk;
 
@@ -145,7 +147,10 @@ static inline void cp_shadow_store(CpShadowMap* m, Addr a, SizeT len, CpWriter w
    UInt i0 = (UInt)(off >> g);
    UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
    UInt* e = ch->e + i0;
-   for (UInt i = 0; i < nb; i++) e[i] = w;
+   ULong ww = (ULong)w * 0x100000001ULL;
+   UInt i = 0;
+   for (; i + 2 <= nb; i += 2) __builtin_memcpy(e + i, &ww, sizeof(ww));   /* two entries a store */
+   if (i < nb) e[i] = w;
    ch->writes += nb;
    if (CP_UNLIKELY(i0 == 0 || i0 + nb == m->entries))
       cp_shadow_check_uniform(m, slot);
