@@ -163,34 +163,32 @@ void cp_objects_main_exe(const HChar* path, Addr bias)
 
 /* Instance + 1 of the static holding a, or of the section holding a when
    no symbol does; 0 if neither.  *sym_out tells which. */
+/* The instance of an object of the main executable (a symbol or a section),
+   made with its object on first use; slot holds instance + 1. */
+static UInt exe_instance(UInt* slot, UInt kind, const HChar* name, Addr addr, SizeT size)
+{
+   if (*slot == 0) {
+      CpObject* o = new_object(kind, name);
+      VG_(free)(o->elf);
+      o->elf = VG_(strdup)("cp.obj.elf", exe_path);
+      o->addr = addr;
+      o->size = size;
+      *slot = new_instance(o->id, addr, size) + 1;
+   }
+   return *slot;
+}
+
 static UInt static_at(Addr a, Bool* sym_out)
 {
    const CpElfSym* sym = cp_elf_find_sym(&exe_syms, a);
    *sym_out = sym != NULL;
-   if (sym) {
-      UInt si = (UInt)(sym - exe_syms.syms);
-      if (sym_inst[si] == 0) {
-         CpObject* o = new_object(CP_OBJ_STATIC, sym->name);
-         VG_(free)(o->elf);
-         o->elf = VG_(strdup)("cp.obj.elf", exe_path);
-         o->addr = sym->addr;
-         o->size = sym->size;
-         sym_inst[si] = new_instance(o->id, sym->addr, sym->size) + 1;
-      }
-      return sym_inst[si];
-   }
+   if (sym)
+      return exe_instance(&sym_inst[sym - exe_syms.syms], CP_OBJ_STATIC, sym->name,
+                          sym->addr, sym->size);
    const CpElfSection* sec = cp_elf_find_section(&exe_syms, a);
    if (!sec) return 0;
-   UInt si = (UInt)(sec - exe_syms.sections);
-   if (sect_inst[si] == 0) {
-      CpObject* o = new_object(CP_OBJ_SECTION, sec->name);
-      VG_(free)(o->elf);
-      o->elf = VG_(strdup)("cp.obj.elf", exe_path);
-      o->addr = sec->addr;
-      o->size = sec->size;
-      sect_inst[si] = new_instance(o->id, sec->addr, sec->size) + 1;
-   }
-   return sect_inst[si];
+   return exe_instance(&sect_inst[sec - exe_syms.sections], CP_OBJ_SECTION, sec->name,
+                       sec->addr, sec->size);
 }
 
 /* Bytes of [lo, lo+len) the program wrote that lie in symbols. */
