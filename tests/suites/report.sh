@@ -44,30 +44,12 @@
 set -u
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILDDIR=${COMMPROF_BUILDDIR:-$ROOT}
-export VALGRIND_LIB="$BUILDDIR/.in_place"
-RNG=$ROOT/docs/commprof.rng
+source "$ROOT/tests/lib/suite.sh"
 IN=$ROOT/tests/report/inputs
 GOLD=$ROOT/tests/report/golden
 CPR=$BUILDDIR/commprof/report/commprof-report
 ASAN=$BUILDDIR/commprof/report/commprof-report-asan
-VG_TIMEOUT=${COMMPROF_TEST_TIMEOUT:-120}
 UPDATE=${COMMPROF_UPDATE_GOLDEN:-0}
-
-npass=0
-nfail=0
-pass() { echo "PASS $1"; npass=$((npass + 1)); }
-fail() {
-    local d=${2//$'\n'/ | }
-    ((${#d} > 600)) && d="${d:0:600}..."
-    echo "FAIL $1: $d"
-    nfail=$((nfail + 1))
-}
-finish() {
-    echo "$npass passed, $nfail failed"
-    ((nfail == 0))
-    exit
-}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/commprof-report.XXXXXX") || { fail setup "mktemp -d failed"; finish; }
 trap 'rm -rf "$T"' EXIT
