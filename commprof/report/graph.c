@@ -181,6 +181,62 @@ static int gv_error(char* msg)
     return 0;
 }
 
+/* "commprof: EXE ARGS", the start of every graph's title. */
+static void title_start(cpr_buf* t, const cpr_profile* p)
+{
+    label_escape(t, "commprof: ");
+    label_escape(t, p->exe ? p->exe : "");
+    for (size_t i = 0; i < p->nargs; i++) {
+        cpr_buf_puts(t, " ");
+        label_escape(t, p->args[i]);
+    }
+}
+
+/* The attributes the renderers set on nodes and edges; e_extra is the one
+   edge attribute in which the graphs differ (weight, or style). */
+typedef struct {
+    Agsym_t *n_label, *n_shape, *n_style, *n_fill;
+    Agsym_t *e_label, *e_color, *e_fcolor, *e_pen, *e_extra;
+} graph_syms;
+
+/* Declares the graph, node and edge attributes every graph has (the title
+   is consumed), with the edge attribute extra_name defaulting to extra_def. */
+static graph_syms declare_graph(Agraph_t* g, cpr_buf* title, const char* layout, const char* extra_name,
+                                const char* extra_def)
+{
+    graph_syms gs;
+    attr_decl(g, AGRAPH, "label", title->s);
+    cpr_buf_free(title);
+    attr_decl(g, AGRAPH, "labelloc", "t");
+    attr_decl(g, AGRAPH, "fontname", "Helvetica");
+    attr_decl(g, AGRAPH, "fontsize", "12");
+    attr_decl(g, AGRAPH, "layout", layout);
+    if (!strcmp(layout, "dot")) {
+        attr_decl(g, AGRAPH, "nslimit", "2");
+        attr_decl(g, AGRAPH, "nslimit1", "2");
+        attr_decl(g, AGRAPH, "mclimit", "0.5");
+    } else {
+        attr_decl(g, AGRAPH, "start", "1");
+        attr_decl(g, AGRAPH, "overlap", "prism");
+        attr_decl(g, AGRAPH, "outputorder", "edgesfirst");
+    }
+    gs.n_label = attr_decl(g, AGNODE, "label", "\\N");
+    gs.n_shape = attr_decl(g, AGNODE, "shape", "ellipse");
+    gs.n_style = attr_decl(g, AGNODE, "style", "filled");
+    gs.n_fill = attr_decl(g, AGNODE, "fillcolor", "#ffffff");
+    attr_decl(g, AGNODE, "fontname", "Helvetica");
+    attr_decl(g, AGNODE, "fontsize", "10");
+    gs.e_label = attr_decl(g, AGEDGE, "label", "");
+    gs.e_color = attr_decl(g, AGEDGE, "color", "#000000");
+    gs.e_fcolor = attr_decl(g, AGEDGE, "fontcolor", "#000000");
+    gs.e_pen = attr_decl(g, AGEDGE, "penwidth", "1");
+    gs.e_extra = attr_decl(g, AGEDGE, extra_name, extra_def);
+    attr_decl(g, AGEDGE, "arrowhead", "vee");
+    attr_decl(g, AGEDGE, "fontname", "Helvetica");
+    attr_decl(g, AGEDGE, "fontsize", "9");
+    return gs;
+}
+
 static const char* const cluster_fill[] = {"#a6cee3", "#b2df8a", "#fb9a99", "#fdbf6f", "#cab2d6",
                                            "#ffff99", "#8dd3c7", "#bebada", "#fccde5", "#d9d9d9"};
 static const char* const cluster_back[] = {"#eef6fb", "#f2faea", "#fff0f0", "#fff5e8", "#f5f0f8",
@@ -390,43 +446,10 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
     for (size_t k = 0; k < nsel; k++)
         if (cpr_add_u64(shown, p->edges[sel[k]].bytes, &shown)) shown = UINT64_MAX;
     cpr_buf title = {0};
-    label_escape(&title, "commprof: ");
-    label_escape(&title, p->exe ? p->exe : "");
-    for (size_t i = 0; i < p->nargs; i++) {
-        cpr_buf_puts(&title, " ");
-        label_escape(&title, p->args[i]);
-    }
+    title_start(&title, p);
     cpr_buf_printf(&title, "\\n%zu of %s edges; %s of %s communicated", nsel, cpr_fmt_u64(a, p->nedges),
                    cpr_fmt_human(b, shown, "B"), cpr_fmt_human(tot, p->t_comm_bytes, "B"));
-    attr_decl(g, AGRAPH, "label", title.s);
-    cpr_buf_free(&title);
-    attr_decl(g, AGRAPH, "labelloc", "t");
-    attr_decl(g, AGRAPH, "fontname", "Helvetica");
-    attr_decl(g, AGRAPH, "fontsize", "12");
-    attr_decl(g, AGRAPH, "layout", layout);
-    if (!strcmp(layout, "dot")) {
-        attr_decl(g, AGRAPH, "nslimit", "2");
-        attr_decl(g, AGRAPH, "nslimit1", "2");
-        attr_decl(g, AGRAPH, "mclimit", "0.5");
-    } else {
-        attr_decl(g, AGRAPH, "start", "1");
-        attr_decl(g, AGRAPH, "overlap", "prism");
-        attr_decl(g, AGRAPH, "outputorder", "edgesfirst");
-    }
-    Agsym_t* n_label = attr_decl(g, AGNODE, "label", "\\N");
-    Agsym_t* n_shape = attr_decl(g, AGNODE, "shape", "ellipse");
-    Agsym_t* n_style = attr_decl(g, AGNODE, "style", "filled");
-    Agsym_t* n_fill = attr_decl(g, AGNODE, "fillcolor", "#ffffff");
-    attr_decl(g, AGNODE, "fontname", "Helvetica");
-    attr_decl(g, AGNODE, "fontsize", "10");
-    Agsym_t* e_label = attr_decl(g, AGEDGE, "label", "");
-    Agsym_t* e_color = attr_decl(g, AGEDGE, "color", "#000000");
-    Agsym_t* e_fcolor = attr_decl(g, AGEDGE, "fontcolor", "#000000");
-    Agsym_t* e_pen = attr_decl(g, AGEDGE, "penwidth", "1");
-    Agsym_t* e_weight = attr_decl(g, AGEDGE, "weight", "1");
-    attr_decl(g, AGEDGE, "arrowhead", "vee");
-    attr_decl(g, AGEDGE, "fontname", "Helvetica");
-    attr_decl(g, AGEDGE, "fontsize", "9");
+    graph_syms gs = declare_graph(g, &title, layout, "weight", "1");
 
     /* clusters of a partition */
     Agraph_t** sub = NULL;
@@ -464,14 +487,14 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
         char buf[1200];
         label_escape(&lab, cpr_display_name(p, i, buf, sizeof buf));
         if (f->special) {
-            set(v, n_shape, "box");
-            set(v, n_style, "dashed");
+            set(v, gs.n_shape, "box");
+            set(v, gs.n_style, "dashed");
         } else {
             char pct[16];
             double share = tinstr > 0 ? (double)(100.0L * f->instructions / tinstr) : 0;
             snprintf(pct, sizeof pct, "%.1f%%", share);
             cpr_buf_printf(&lab, "\\n%s instr, %s call%s", pct, cpr_fmt_u64(a, f->calls), f->calls == 1 ? "" : "s");
-            if (f->kind == CPR_KIND_REGION) set(v, n_shape, "component"); /* a code region */
+            if (f->kind == CPR_KIND_REGION) set(v, gs.n_shape, "component"); /* a code region */
             char fill[8];
             if (k >= 0) {
                 snprintf(fill, sizeof fill, "%s", cluster_fill[k % NPALETTE]);
@@ -481,9 +504,9 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
                 int gval = 255 - (int)(t * 120 + 0.5);
                 snprintf(fill, sizeof fill, "#%02x%02x%02x", gval, gval, gval);
             }
-            set(v, n_fill, fill);
+            set(v, gs.n_fill, fill);
         }
-        set(v, n_label, lab.s);
+        set(v, gs.n_label, lab.s);
         cpr_buf_free(&lab);
     }
     for (size_t k = 0; k < nsel; k++) {
@@ -491,21 +514,21 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
         Agedge_t* ge = agedge(g, gn[e->p], gn[e->c], NULL, 1);
         char lab[96], col[8], pen[16], w[16], hb[32], hu[32];
         snprintf(lab, sizeof lab, "%s\\n%s UnMA", cpr_fmt_human(hb, e->bytes, "B"), cpr_fmt_human(hu, e->unma, ""));
-        set(ge, e_label, lab);
+        set(ge, gs.e_label, lab);
         cpr_ramp_color(e->bytes, maxbytes, col);
-        set(ge, e_color, col);
+        set(ge, gs.e_color, col);
         /* the label in a darker shade of the edge's colour, readable on white */
         unsigned rgb = (unsigned)strtoul(col + 1, NULL, 16);
         char fcol[8];
         snprintf(fcol, sizeof fcol, "#%02x%02x%02x", ((rgb >> 16) & 255) * 3 / 5, ((rgb >> 8) & 255) * 3 / 5,
                  (rgb & 255) * 3 / 5);
-        set(ge, e_fcolor, fcol);
+        set(ge, gs.e_fcolor, fcol);
         double lg = maxbytes > 1 ? log((double)e->bytes) / log((double)maxbytes) : 1;
         if (lg < 0) lg = 0;
         snprintf(pen, sizeof pen, "%.2f", 1 + 3 * lg);
-        set(ge, e_pen, pen);
+        set(ge, gs.e_pen, pen);
         snprintf(w, sizeof w, "%d", 1 + (int)(lg * 4));
-        set(ge, e_weight, w);
+        set(ge, gs.e_extra, w);
     }
     free(gn);
     free(sub);
@@ -722,46 +745,13 @@ static int render_sections(const cpr_profile* p, const cpr_graph_opts* o, const 
     Agraph_t* g = open_graph();
     cpr_buf title = {0};
     char hb[32], hu[32];
-    label_escape(&title, "commprof: ");
-    label_escape(&title, p->exe ? p->exe : "");
-    for (size_t i = 0; i < p->nargs; i++) {
-        cpr_buf_puts(&title, " ");
-        label_escape(&title, p->args[i]);
-    }
+    title_start(&title, p);
     cpr_buf_printf(&title, "\\n%s: %zu of %zu %s",
                    mode == CPR_GRAPH_OBJECTS ? "data objects" : mode == CPR_GRAPH_THREADS ? "threads" : "phases",
                    used, nitems,
                    mode == CPR_GRAPH_OBJECTS ? "object flows" : mode == CPR_GRAPH_THREADS ? "thread edges"
                                                                                            : "phase edges");
-    attr_decl(g, AGRAPH, "label", title.s);
-    cpr_buf_free(&title);
-    attr_decl(g, AGRAPH, "labelloc", "t");
-    attr_decl(g, AGRAPH, "fontname", "Helvetica");
-    attr_decl(g, AGRAPH, "fontsize", "12");
-    attr_decl(g, AGRAPH, "layout", layout);
-    if (!strcmp(layout, "dot")) {
-        attr_decl(g, AGRAPH, "nslimit", "2");
-        attr_decl(g, AGRAPH, "nslimit1", "2");
-        attr_decl(g, AGRAPH, "mclimit", "0.5");
-    } else {
-        attr_decl(g, AGRAPH, "start", "1");
-        attr_decl(g, AGRAPH, "overlap", "prism");
-        attr_decl(g, AGRAPH, "outputorder", "edgesfirst");
-    }
-    Agsym_t* n_label = attr_decl(g, AGNODE, "label", "\\N");
-    Agsym_t* n_shape = attr_decl(g, AGNODE, "shape", "ellipse");
-    Agsym_t* n_style = attr_decl(g, AGNODE, "style", "filled");
-    Agsym_t* n_fill = attr_decl(g, AGNODE, "fillcolor", "#ffffff");
-    attr_decl(g, AGNODE, "fontname", "Helvetica");
-    attr_decl(g, AGNODE, "fontsize", "10");
-    Agsym_t* e_label = attr_decl(g, AGEDGE, "label", "");
-    Agsym_t* e_color = attr_decl(g, AGEDGE, "color", "#000000");
-    Agsym_t* e_fcolor = attr_decl(g, AGEDGE, "fontcolor", "#000000");
-    Agsym_t* e_pen = attr_decl(g, AGEDGE, "penwidth", "1");
-    Agsym_t* e_style = attr_decl(g, AGEDGE, "style", "solid");
-    attr_decl(g, AGEDGE, "arrowhead", "vee");
-    attr_decl(g, AGEDGE, "fontname", "Helvetica");
-    attr_decl(g, AGEDGE, "fontsize", "9");
+    graph_syms gs = declare_graph(g, &title, layout, "style", "solid");
 
     /* clusters: threads or phases, in id order */
     cpr_idmap clmap;
@@ -810,20 +800,20 @@ static int render_sections(const cpr_profile* p, const cpr_graph_opts* o, const 
             const cpr_object* x = &p->objects[n->idx];
             label_escape(&lab, cpr_object_label(p, n->idx, buf, sizeof buf));
             cpr_buf_printf(&lab, "\\n%s, %s", cpr_fmt_human(hb, x->size, "B"), cpr_object_kinds[x->kind]);
-            set(gn[i], n_shape, "box");
-            set(gn[i], n_fill, "#fff3c4");
+            set(gn[i], gs.n_shape, "box");
+            set(gn[i], gs.n_fill, "#fff3c4");
         } else {
             const cpr_func* f = &p->funcs[n->idx];
             label_escape(&lab, cpr_display_name(p, n->idx, buf, sizeof buf));
             if (f->special) {
-                set(gn[i], n_shape, "box");
-                set(gn[i], n_style, "dashed");
+                set(gn[i], gs.n_shape, "box");
+                set(gn[i], gs.n_style, "dashed");
             } else if (f->kind == CPR_KIND_REGION) {
-                set(gn[i], n_shape, "component");
-                set(gn[i], n_fill, "#e8f0ff");
+                set(gn[i], gs.n_shape, "component");
+                set(gn[i], gs.n_fill, "#e8f0ff");
             }
         }
-        set(gn[i], n_label, lab.s);
+        set(gn[i], gs.n_label, lab.s);
         cpr_buf_free(&lab);
     }
     uint64_t maxbytes = 1;
@@ -837,19 +827,19 @@ static int render_sections(const cpr_profile* p, const cpr_graph_opts* o, const 
             snprintf(lab, sizeof lab, "%s\\n%s UnMA", cpr_fmt_human(hb, e->bytes, "B"), cpr_fmt_human(hu, e->unma, ""));
         else
             snprintf(lab, sizeof lab, "%s", cpr_fmt_human(hb, e->bytes, "B"));
-        set(ge, e_label, lab);
+        set(ge, gs.e_label, lab);
         cpr_ramp_color(e->bytes, maxbytes, col);
-        set(ge, e_color, col);
+        set(ge, gs.e_color, col);
         unsigned rgb = (unsigned)strtoul(col + 1, NULL, 16);
         char fcol[8];
         snprintf(fcol, sizeof fcol, "#%02x%02x%02x", ((rgb >> 16) & 255) * 3 / 5, ((rgb >> 8) & 255) * 3 / 5,
                  (rgb & 255) * 3 / 5);
-        set(ge, e_fcolor, fcol);
+        set(ge, gs.e_fcolor, fcol);
         double lg = maxbytes > 1 ? log((double)e->bytes) / log((double)maxbytes) : 1;
         if (lg < 0) lg = 0;
         snprintf(pen, sizeof pen, "%.2f", 1 + 3 * lg);
-        set(ge, e_pen, pen);
-        if (e->cross) set(ge, e_style, mode == CPR_GRAPH_PHASES ? "dashed" : "bold");
+        set(ge, gs.e_pen, pen);
+        if (e->cross) set(ge, gs.e_extra, mode == CPR_GRAPH_PHASES ? "dashed" : "bold");
     }
     free(gn);
     free(sub);
