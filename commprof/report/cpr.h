@@ -208,12 +208,16 @@ typedef struct {
     size_t nobjects;
 } cpr_call;
 
-/* a map from 32-bit ids to indices */
+/* an open-addressing map from 64-bit keys to indices: the storage of
+   cpr_idmap (32-bit ids) and cpr_pairmap (pairs of indices) */
 typedef struct {
-    uint32_t* keys;
+    uint64_t* keys;
     size_t* vals;
     size_t cap, n;
-} cpr_idmap;
+} cpr_u64map;
+
+/* a map from 32-bit ids to indices */
+typedef cpr_u64map cpr_idmap;
 void cpr_idmap_free(cpr_idmap* m);
 /* returns the value for id, or (size_t)-1; with insert, stores val if absent and returns it */
 size_t cpr_idmap_get(cpr_idmap* m, uint32_t id, size_t val, int insert);
@@ -374,11 +378,7 @@ void cpr_funcmap_free(cpr_funcmap* m);
 size_t cpr_funcmap_get(cpr_funcmap* m, const cpr_func* f, size_t val, int insert);
 
 /* a map from a pair of indices to an index */
-typedef struct {
-    uint64_t* keys;
-    size_t* vals;
-    size_t cap, n;
-} cpr_pairmap;
+typedef cpr_u64map cpr_pairmap;
 void cpr_pairmap_init(cpr_pairmap* m);
 void cpr_pairmap_free(cpr_pairmap* m);
 size_t cpr_pairmap_get(cpr_pairmap* m, size_t a, size_t b, size_t val, int insert);

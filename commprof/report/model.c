@@ -303,16 +303,7 @@ size_t cpr_funcmap_get(cpr_funcmap* m, const cpr_func* f, size_t val, int insert
     return val;
 }
 
-void cpr_pairmap_init(cpr_pairmap* m) { memset(m, 0, sizeof *m); }
-
-void cpr_pairmap_free(cpr_pairmap* m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-static size_t pairhash(uint64_t k)
+static size_t u64hash(uint64_t k)
 {
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdull;
@@ -320,7 +311,25 @@ static size_t pairhash(uint64_t k)
     return (size_t)k;
 }
 
-static void pairmap_grow(cpr_pairmap* m)
+static void u64map_free(cpr_u64map* m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static size_t u64map_find(const cpr_u64map* m, uint64_t k)
+{
+    if (!m->cap) return NONE;
+    size_t j = u64hash(k) & (m->cap - 1);
+    while (m->vals[j] != NONE) {
+        if (m->keys[j] == k) return m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return NONE;
+}
+
+static void u64map_grow(cpr_u64map* m)
 {
     size_t oc = m->cap;
     uint64_t* ok = m->keys;
@@ -331,7 +340,7 @@ static void pairmap_grow(cpr_pairmap* m)
     for (size_t i = 0; i < m->cap; i++) m->vals[i] = NONE;
     for (size_t i = 0; i < oc; i++) {
         if (ov[i] == NONE) continue;
-        size_t j = pairhash(ok[i]) & (m->cap - 1);
+        size_t j = u64hash(ok[i]) & (m->cap - 1);
         while (m->vals[j] != NONE) j = (j + 1) & (m->cap - 1);
         m->keys[j] = ok[i];
         m->vals[j] = ov[i];
@@ -340,75 +349,36 @@ static void pairmap_grow(cpr_pairmap* m)
     free(ov);
 }
 
-size_t cpr_pairmap_get(cpr_pairmap* m, size_t a, size_t b, size_t val, int insert)
+/* the value for k, or NONE; with insert, stores val if absent and returns it */
+static size_t u64map_get(cpr_u64map* m, uint64_t k, size_t val, int insert)
 {
-    if ((m->n + 1) * 2 > m->cap) pairmap_grow(m);
-    /* indices are below 2^32: a profile cannot hold more functions than ids */
-    uint64_t k = ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
-    size_t j = pairhash(k) & (m->cap - 1);
+    if (!insert) return u64map_find(m, k);
+    if ((m->n + 1) * 2 > m->cap) u64map_grow(m);
+    size_t j = u64hash(k) & (m->cap - 1);
     while (m->vals[j] != NONE) {
         if (m->keys[j] == k) return m->vals[j];
         j = (j + 1) & (m->cap - 1);
     }
-    if (!insert) return NONE;
     m->keys[j] = k;
     m->vals[j] = val;
     m->n++;
     return val;
 }
 
+void cpr_pairmap_init(cpr_pairmap* m) { memset(m, 0, sizeof *m); }
+void cpr_pairmap_free(cpr_pairmap* m) { u64map_free(m); }
+
+size_t cpr_pairmap_get(cpr_pairmap* m, size_t a, size_t b, size_t val, int insert)
+{
+    /* indices are below 2^32: a profile cannot hold more functions than ids */
+    return u64map_get(m, ((uint64_t)(uint32_t)a << 32) | (uint32_t)b, val, insert);
+}
+
 /* ---- id map -------------------------------------------------------------- */
 
-void cpr_idmap_free(cpr_idmap* m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
-}
-
-size_t cpr_idmap_find(const cpr_idmap* m, uint32_t id)
-{
-    if (!m->cap) return NONE;
-    size_t j = hash32(id) & (m->cap - 1);
-    while (m->vals[j] != NONE) {
-        if (m->keys[j] == id) return m->vals[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    return NONE;
-}
-
-size_t cpr_idmap_get(cpr_idmap* m, uint32_t id, size_t val, int insert)
-{
-    if (!insert) return cpr_idmap_find(m, id);
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t oc = m->cap;
-        uint32_t* ok = m->keys;
-        size_t* ov = m->vals;
-        m->cap = oc ? oc * 2 : 64;
-        m->keys = cpr_xcalloc(m->cap, sizeof *m->keys);
-        m->vals = cpr_xmalloc(m->cap * sizeof *m->vals);
-        for (size_t i = 0; i < m->cap; i++) m->vals[i] = NONE;
-        for (size_t i = 0; i < oc; i++) {
-            if (ov[i] == NONE) continue;
-            size_t j = hash32(ok[i]) & (m->cap - 1);
-            while (m->vals[j] != NONE) j = (j + 1) & (m->cap - 1);
-            m->keys[j] = ok[i];
-            m->vals[j] = ov[i];
-        }
-        free(ok);
-        free(ov);
-    }
-    size_t j = hash32(id) & (m->cap - 1);
-    while (m->vals[j] != NONE) {
-        if (m->keys[j] == id) return m->vals[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    if (!insert) return NONE;
-    m->keys[j] = id;
-    m->vals[j] = val;
-    m->n++;
-    return val;
-}
+void cpr_idmap_free(cpr_idmap* m) { u64map_free(m); }
+size_t cpr_idmap_find(const cpr_idmap* m, uint32_t id) { return u64map_find(m, id); }
+size_t cpr_idmap_get(cpr_idmap* m, uint32_t id, size_t val, int insert) { return u64map_get(m, id, val, insert); }
 
 /* ---- labels -------------------------------------------------------------- */
 
