@@ -237,6 +237,26 @@ static graph_syms declare_graph(Agraph_t* g, cpr_buf* title, const char* layout,
     return gs;
 }
 
+/* Label, colour (log ramp of bytes), a darker label colour readable on
+   white and pen width of an edge; returns the edge's log share of maxbytes
+   in [0, 1]. */
+static double style_edge(Agedge_t* ge, const graph_syms* gs, const char* lab, uint64_t bytes, uint64_t maxbytes)
+{
+    char col[8], fcol[8], pen[16];
+    set(ge, gs->e_label, lab);
+    cpr_ramp_color(bytes, maxbytes, col);
+    set(ge, gs->e_color, col);
+    unsigned rgb = (unsigned)strtoul(col + 1, NULL, 16);
+    snprintf(fcol, sizeof fcol, "#%02x%02x%02x", ((rgb >> 16) & 255) * 3 / 5, ((rgb >> 8) & 255) * 3 / 5,
+             (rgb & 255) * 3 / 5);
+    set(ge, gs->e_fcolor, fcol);
+    double lg = maxbytes > 1 ? log((double)bytes) / log((double)maxbytes) : 1;
+    if (lg < 0) lg = 0;
+    snprintf(pen, sizeof pen, "%.2f", 1 + 3 * lg);
+    set(ge, gs->e_pen, pen);
+    return lg;
+}
+
 static const char* const cluster_fill[] = {"#a6cee3", "#b2df8a", "#fb9a99", "#fdbf6f", "#cab2d6",
                                            "#ffff99", "#8dd3c7", "#bebada", "#fccde5", "#d9d9d9"};
 static const char* const cluster_back[] = {"#eef6fb", "#f2faea", "#fff0f0", "#fff5e8", "#f5f0f8",
@@ -512,21 +532,9 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
     for (size_t k = 0; k < nsel; k++) {
         const cpr_edge* e = &p->edges[sel[k]];
         Agedge_t* ge = agedge(g, gn[e->p], gn[e->c], NULL, 1);
-        char lab[96], col[8], pen[16], w[16], hb[32], hu[32];
+        char lab[96], w[16], hb[32], hu[32];
         snprintf(lab, sizeof lab, "%s\\n%s UnMA", cpr_fmt_human(hb, e->bytes, "B"), cpr_fmt_human(hu, e->unma, ""));
-        set(ge, gs.e_label, lab);
-        cpr_ramp_color(e->bytes, maxbytes, col);
-        set(ge, gs.e_color, col);
-        /* the label in a darker shade of the edge's colour, readable on white */
-        unsigned rgb = (unsigned)strtoul(col + 1, NULL, 16);
-        char fcol[8];
-        snprintf(fcol, sizeof fcol, "#%02x%02x%02x", ((rgb >> 16) & 255) * 3 / 5, ((rgb >> 8) & 255) * 3 / 5,
-                 (rgb & 255) * 3 / 5);
-        set(ge, gs.e_fcolor, fcol);
-        double lg = maxbytes > 1 ? log((double)e->bytes) / log((double)maxbytes) : 1;
-        if (lg < 0) lg = 0;
-        snprintf(pen, sizeof pen, "%.2f", 1 + 3 * lg);
-        set(ge, gs.e_pen, pen);
+        double lg = style_edge(ge, &gs, lab, e->bytes, maxbytes);
         snprintf(w, sizeof w, "%d", 1 + (int)(lg * 4));
         set(ge, gs.e_extra, w);
     }
@@ -822,23 +830,12 @@ static int render_sections(const cpr_profile* p, const cpr_graph_opts* o, const 
     for (size_t k = 0; k < a.ne; k++) {
         const aedge* e = &a.e[k];
         Agedge_t* ge = agedge(g, gn[e->p], gn[e->c], NULL, 1);
-        char lab[96], col[8], pen[16];
+        char lab[96];
         if (e->has_unma)
             snprintf(lab, sizeof lab, "%s\\n%s UnMA", cpr_fmt_human(hb, e->bytes, "B"), cpr_fmt_human(hu, e->unma, ""));
         else
             snprintf(lab, sizeof lab, "%s", cpr_fmt_human(hb, e->bytes, "B"));
-        set(ge, gs.e_label, lab);
-        cpr_ramp_color(e->bytes, maxbytes, col);
-        set(ge, gs.e_color, col);
-        unsigned rgb = (unsigned)strtoul(col + 1, NULL, 16);
-        char fcol[8];
-        snprintf(fcol, sizeof fcol, "#%02x%02x%02x", ((rgb >> 16) & 255) * 3 / 5, ((rgb >> 8) & 255) * 3 / 5,
-                 (rgb & 255) * 3 / 5);
-        set(ge, gs.e_fcolor, fcol);
-        double lg = maxbytes > 1 ? log((double)e->bytes) / log((double)maxbytes) : 1;
-        if (lg < 0) lg = 0;
-        snprintf(pen, sizeof pen, "%.2f", 1 + 3 * lg);
-        set(ge, gs.e_pen, pen);
+        style_edge(ge, &gs, lab, e->bytes, maxbytes);
         if (e->cross) set(ge, gs.e_extra, mode == CPR_GRAPH_PHASES ? "dashed" : "bold");
     }
     free(gn);
