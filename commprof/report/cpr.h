@@ -52,6 +52,11 @@ int cpr_parse_u32(const char* s, uint32_t* out);
 /* option values: a non-negative decimal with optional fraction ("99", "0.5") */
 int cpr_parse_pct(const char* s, double* out);
 
+/* How many of n rows sorted by vals (descending) to show: the first rows
+   that make up threshold percent of the total (rows of 0 are cut when it is
+   below 100), then at most top (0: no limit). */
+size_t cpr_cut_rows(const uint64_t* vals, size_t n, double threshold, size_t top);
+
 /* "1,234,567" into buf (>= 32 bytes); returns buf */
 char* cpr_fmt_u64(char* buf, uint64_t v);
 /* "1.75 MB", "812 B" style (decimal units) */

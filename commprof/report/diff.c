@@ -84,21 +84,6 @@ static int cmp_f(const void* x, const void* y)
     return i < j ? -1 : i > j;
 }
 
-/* cumulative threshold on |change|, then top */
-static size_t cut(const uint64_t* d, size_t n, double threshold, size_t top)
-{
-    size_t k = n;
-    if (threshold < 100) {
-        long double total = 0, cum = 0;
-        for (size_t i = 0; i < n; i++) total += d[i];
-        long double lim = total * (long double)threshold / 100;
-        k = 0;
-        while (k < n && d[k] > 0 && cum < lim) cum += d[k++];
-    }
-    if (top && k > top) k = top;
-    return k;
-}
-
 static void diff_help(void)
 {
     printf("Usage: %s diff [OPTIONS] A.xml B.xml\n"
@@ -247,7 +232,7 @@ static void objects_diff(FILE* f, const cpr_profile* A, const cpr_profile* B, in
         d[k] = absdiff(sat(x->ra, x->wa), sat(x->rb, x->wb));
         if (!d[k]) d[k] = 1; /* changed bytes, or appeared/vanished */
     }
-    size_t k = cut(d, nr, threshold, top);
+    size_t k = cpr_cut_rows(d, nr, threshold, top);
     free(d);
     if (csv) {
         fputs("kind,name,reads_a,reads_b,writes_a,writes_b,read_bytes_a,read_bytes_b,write_bytes_a,write_bytes_b,"
@@ -535,14 +520,14 @@ int cpr_cmd_diff(int argc, char** argv)
     qsort(fr, nfr, sizeof *fr, cmp_f);
     uint64_t* d = cpr_xmalloc((ner > nfr ? ner : nfr) * sizeof *d + 1);
     for (size_t k = 0; k < ner; k++) d[k] = absdiff(E[er[k]].a, E[er[k]].b);
-    size_t ke = cut(d, ner, threshold, top);
+    size_t ke = cpr_cut_rows(d, ner, threshold, top);
     for (size_t k = 0; k < nfr; k++) {
         const frow* r = &F[fr[k]];
         /* functions that appear or vanish without communicating still count */
         d[k] = absdiff(r->a, r->b) ? absdiff(r->a, r->b) : (absdiff(r->ia, r->ib) ? 1 : 0);
         if (!d[k] && (U[r->u].ia == NONE) != (U[r->u].ib == NONE)) d[k] = 1;
     }
-    size_t kf = cut(d, nfr, threshold, top);
+    size_t kf = cpr_cut_rows(d, nfr, threshold, top);
     free(d);
 
     FILE* f = cpr_open_output(output, &err);

@@ -220,22 +220,6 @@ static int cmp_edges(const void* a, const void* b)
     return i < j ? -1 : i > j;
 }
 
-/* How many of the sorted rows to show: cumulative threshold on the sort
- * field (rows with 0 are cut when it is below 100), then at most top. */
-static size_t cut_rows(const uint64_t* vals, size_t n, int numeric, double threshold, size_t top)
-{
-    size_t k = n;
-    if (numeric && threshold < 100) {
-        long double total = 0, cum = 0;
-        for (size_t i = 0; i < n; i++) total += vals[i];
-        long double lim = total * (long double)threshold / 100;
-        k = 0;
-        while (k < n && vals[k] > 0 && cum < lim) cum += vals[k++];
-    }
-    if (top && k > top) k = top;
-    return k;
-}
-
 typedef struct {
     const char* output;
     const char* sort;
@@ -1327,9 +1311,9 @@ int cpr_cmd_summary(int argc, char** argv)
     qsort(er, ne, sizeof *er, cmp_edges);
     uint64_t* vals = cpr_xmalloc((nf > ne ? nf : ne) * sizeof *vals + 1);
     for (size_t i = 0; i < ne; i++) vals[i] = evalue(&p->edges[er[i]], ekey);
-    size_t ke = cut_rows(vals, ne, ekey <= E_FIRST_READ, o.threshold, o.top);
+    size_t ke = cpr_cut_rows(vals, ne, ekey <= E_FIRST_READ ? o.threshold : 100, o.top);
     for (size_t i = 0; i < nf; i++) vals[i] = fvalue(&p->funcs[fr[i]], fkey);
-    size_t kf = cut_rows(vals, nf, fkey != F_NAME, o.threshold, o.top);
+    size_t kf = cpr_cut_rows(vals, nf, fkey != F_NAME ? o.threshold : 100, o.top);
     free(vals);
 
     typedef void (*tablefn)(FILE*, const cpr_profile*, const sopts*, int, int);

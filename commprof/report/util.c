@@ -103,6 +103,20 @@ int cpr_parse_pct(const char* s, double* out)
     return 0;
 }
 
+size_t cpr_cut_rows(const uint64_t* vals, size_t n, double threshold, size_t top)
+{
+    size_t k = n;
+    if (threshold < 100) {
+        long double total = 0, cum = 0;
+        for (size_t i = 0; i < n; i++) total += vals[i];
+        long double lim = total * (long double)threshold / 100;
+        k = 0;
+        while (k < n && vals[k] > 0 && cum < lim) cum += vals[k++];
+    }
+    if (top && k > top) k = top;
+    return k;
+}
+
 char* cpr_fmt_u64(char* buf, uint64_t v)
 {
     char tmp[32];
