@@ -606,15 +606,28 @@ static void mark_produced(Instance* in, CpObject* o, Addr a, SizeT len)
    }
 }
 
+/* The counts of an access to the part [a, a+sz) of one object, for loads
+   and stores alike. */
+static CpObject* count_part(Addr a, SizeT sz, CpNode* n, UInt obj, Bool is_write)
+{
+   CpObject* o = cp_objects[obj];
+   if (is_write) {
+      o->writes++;
+      o->write_bytes += sz;
+   } else {
+      o->reads++;
+      o->read_bytes += sz;
+   }
+   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, is_write);
+   touch(o);
+   region_bytes(o, n, a, sz, !is_write);
+   return o;
+}
+
 /* The part [a, a+sz) of a load that lies in one object. */
 static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
 {
-   CpObject* o = cp_objects[obj];
-   o->reads++;
-   o->read_bytes += sz;
-   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, False);
-   touch(o);
-   region_bytes(o, n, a, sz, True);
+   CpObject* o = count_part(a, sz, n, obj, False);
    if (!o->selected) return;
    UInt oc = obj_consumer(c, obj);
    /* the flows, by runs of bytes with one producer */
@@ -630,15 +643,6 @@ static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
    }
 }
 
-static void store_part(Addr a, SizeT sz, CpNode* n, UInt obj)
-{
-   CpObject* o = cp_objects[obj];
-   o->writes++;
-   o->write_bytes += sz;
-   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, True);
-   touch(o);
-   region_bytes(o, n, a, sz, False);
-}
 
 /* An access that spans several objects is an access to each of them, with
    the bytes that lie in it. */
@@ -663,7 +667,7 @@ void cp_objects_store(Addr a, SizeT sz, CpNode* n)
       Addr e;
       Bool found = object_at(a, &obj, &inst1, &e);
       if (e > end || e <= a) e = end;
-      if (found) store_part(a, e - a, n, obj);
+      if (found) count_part(a, e - a, n, obj, True);
       a = e;
    }
 }
