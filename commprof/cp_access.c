@@ -92,20 +92,6 @@ static inline __attribute__((always_inline)) void credit_one(UInt p, UInt c, Add
    if (UNLIKELY(cp_load_extras)) load_extras(p, c, a, sz, e);
 }
 
-/* Do the nb entries at e all hold p?  Two entries a compare. */
-static inline Bool same_writer(const UInt* e, UInt nb, UInt p)
-{
-   ULong pp = (ULong)p * 0x100000001ULL, diff = 0;
-   UInt i = 0;
-   for (; i + 2 <= nb; i += 2) {
-      ULong w;
-      __builtin_memcpy(&w, e + i, sizeof(w));
-      diff |= w ^ pp;
-   }
-   if (i < nb) diff |= e[i] ^ p;
-   return diff == 0;
-}
-
 static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt c, CpNode* n)
 {
    if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
@@ -114,13 +100,22 @@ static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt
          credit_one(CP_SLOT_WRITER(s), c, a, sz, n);
          return;
       }
-      UInt  g  = cp_shadow.gran_log2;
-      UInt* e  = CP_SLOT_CHUNK(s)->e + cp_shadow_index(&cp_shadow, a);
-      UInt  nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
-      UInt  p  = e[0];
-      if (LIKELY(same_writer(e, nb, p))) {
-         credit_one(p, c, a, sz, n);
-         return;
+      UInt g  = cp_shadow.gran_log2;
+      UInt i  = cp_shadow_index(&cp_shadow, a);
+      UInt nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
+      if (LIKELY(!CP_SLOT_IS_WIDE(s))) {
+         const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+         const UChar* b = ch->b + i;
+         if (LIKELY(cp_shadow_same_bytes(b, nb))) {
+            credit_one(ch->pal[b[0]], c, a, sz, n);
+            return;
+         }
+      } else {
+         const UInt* e = CP_SLOT_CHUNK(s)->e + i;
+         if (LIKELY(cp_shadow_same_entries(e, nb, e[0]))) {
+            credit_one(e[0], c, a, sz, n);
+            return;
+         }
       }
    }
    load_mixed(a, sz, c);

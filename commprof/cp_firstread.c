@@ -33,7 +33,7 @@ void cp_firstread_init(void)
    cp_clo_first_read = cp_clo.first_read;
    if (!cp_clo_first_read) return;
    serials = VG_(malloc)("cp.fr.serials", sizeof(CpShadowMap));
-   cp_shadow_init(serials, 0);
+   cp_shadow_init(serials, 0, False);
 }
 
 static inline UInt rb_hash(UInt node, Addr block, UInt cap)

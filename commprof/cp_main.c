@@ -52,7 +52,7 @@ void cp_big_free(void* p, SizeT n)
 static void cp_post_clo_init(void)
 {
    cp_output_init();                 /* fails early if an output cannot be written */
-   cp_shadow_init(&cp_shadow, cp_clo.gran_log2);
+   cp_shadow_init(&cp_shadow, cp_clo.gran_log2, True);
    cp_shadow.checkpoints = VG_(clo_stats);   /* shadow per byte near the peak, for --stats */
    cp_edges_init(&cp_edges);
    cp_threads_init();
@@ -79,8 +79,9 @@ static void cp_fini(Int exitcode)
       ULong per_ck = st.ckpt_written_bytes ? st.ckpt_shadow_bytes * 100 / st.ckpt_written_bytes : 0;
       VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak; %llu bytes live, %llu bytes peak\n",
                 st.chunks_live, st.chunks_peak, st.bytes_live, st.bytes_peak);
-      VG_(dmsg)("commprof: shadow: %llu chunks materialised, %llu made uniform again\n",
-                st.materialised, st.made_uniform);
+      VG_(dmsg)("commprof: shadow: %llu chunks materialised, %llu made uniform again;"
+                " %llu wide live, %llu palettes compacted, %llu chunks widened\n",
+                st.materialised, st.made_uniform, st.wide_live, st.compacted, st.widened);
       VG_(dmsg)("commprof: application bytes with a producer at exit: %llu;"
                 " shadow bytes per such byte: %llu.%02llu\n", written, per / 100, per % 100);
       VG_(dmsg)("commprof: near the peak: %llu shadow bytes for %llu application bytes with a"

@@ -110,67 +110,181 @@ static void maybe_drop_high(CpShadowMap* m, Addr cn)
 
 static void checkpoint(CpShadowMap* m);
 
-static CpChunk* alloc_chunk(CpShadowMap* m)
+static void count_alloc(CpShadowMap* m, SizeT bytes)
 {
-   CpChunk* ch = m->pool_n ? m->pool[--m->pool_n] : CP_BIG_ALLOC(m->chunk_bytes);
    m->stats.chunks_live++;
-   m->stats.bytes_live += m->chunk_bytes;
+   m->stats.bytes_live += bytes;
    if (m->stats.chunks_live > m->stats.chunks_peak) m->stats.chunks_peak = m->stats.chunks_live;
    if (m->stats.bytes_live > m->stats.bytes_peak)   m->stats.bytes_peak = m->stats.bytes_live;
    if (m->checkpoints && m->stats.chunks_live * 8 > m->stats.ckpt_chunks * 9 + 8) checkpoint(m);
+}
+
+static CpChunk* alloc_wide(CpShadowMap* m)
+{
+   CpChunk* ch = m->pool_n ? m->pool[--m->pool_n] : CP_BIG_ALLOC(m->chunk_bytes);
+   m->stats.wide_live++;
+   count_alloc(m, m->chunk_bytes);
    return ch;
 }
 
-static void release_chunk(CpShadowMap* m, CpChunk* ch)
+static CpNChunk* alloc_compact(CpShadowMap* m)
 {
-   if (m->pool_n < CP_SHADOW_POOL_MAX) m->pool[m->pool_n++] = ch;
-   else CP_BIG_FREE(ch, m->chunk_bytes);
-   m->stats.chunks_live--;
-   m->stats.bytes_live -= m->chunk_bytes;
+   CpNChunk* ch = m->npool_n ? m->npool[--m->npool_n] : CP_BIG_ALLOC(m->nchunk_bytes);
+   count_alloc(m, m->nchunk_bytes);
+   return ch;
 }
 
-CpChunk* cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
+/* Release the materialised chunk of slot value s. */
+static void release_chunk(CpShadowMap* m, CpSlot s)
+{
+   SizeT bytes;
+   if (CP_SLOT_IS_WIDE(s)) {
+      CpChunk* ch = CP_SLOT_CHUNK(s);
+      bytes = m->chunk_bytes;
+      if (m->pool_n < CP_SHADOW_POOL_MAX) m->pool[m->pool_n++] = ch;
+      else CP_BIG_FREE(ch, bytes);
+      m->stats.wide_live--;
+   } else {
+      CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      bytes = m->nchunk_bytes;
+      if (m->npool_n < CP_SHADOW_POOL_MAX) m->npool[m->npool_n++] = ch;
+      else CP_BIG_FREE(ch, bytes);
+   }
+   m->stats.chunks_live--;
+   m->stats.bytes_live -= bytes;
+}
+
+CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
 {
    CpSlot s = *slot;
-   if (!CP_SLOT_IS_UNIFORM(s)) return CP_SLOT_CHUNK(s);
+   if (!CP_SLOT_IS_UNIFORM(s)) return s;
    CpWriter w = CP_SLOT_WRITER(s);
-   CpChunk* ch = alloc_chunk(m);
-   for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
-   ch->writes = 0;
-   ch->check_at = m->entries / 2;
-   *slot = (CpSlot)ch;
+   if (m->compact) {
+      CpNChunk* ch = alloc_compact(m);
+      CP_MEMSET(ch->b, 0, m->entries + CP_NCHUNK_TAIL);
+      CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
+      ch->pal[0] = w;
+      ch->npal = 1;
+      ch->last_w = w;
+      ch->last_i = 0;
+      ch->writes = 0;
+      ch->check_at = m->entries / 2;
+      *slot = (CpSlot)ch;
+   } else {
+      CpChunk* ch = alloc_wide(m);
+      for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
+      ch->writes = 0;
+      ch->check_at = m->entries / 2;
+      *slot = (CpSlot)ch | 2;
+   }
    m->stats.materialised++;
-   return ch;
+   return *slot;
+}
+
+/* The compact chunk of *slot becomes a wide one with the same writers. */
+static void widen(CpShadowMap* m, CpSlot* slot)
+{
+   CpNChunk* nc = CP_SLOT_NCHUNK(*slot);
+   CpChunk* ch = alloc_wide(m);
+   for (UInt i = 0; i < m->entries; i++) ch->e[i] = nc->pal[nc->b[i]];
+   ch->writes = nc->writes;
+   ch->check_at = nc->check_at;
+   release_chunk(m, *slot);
+   *slot = (CpSlot)ch | 2;
+   m->stats.widened++;
+}
+
+/* Drop the palette entries of ch that no block refers to; False (and
+   nothing changed) if that would free less than a quarter of the palette. */
+static Bool compact_palette(CpShadowMap* m, CpNChunk* ch)
+{
+   UChar used[CP_PAL_SIZE];
+   CP_MEMSET(used, 0, sizeof(used));
+   for (UInt i = 0; i < m->entries; i++) used[ch->b[i]] = 1;
+   UInt n = 0;
+   for (UInt k = 0; k < ch->npal; k++) n += used[k];
+   if (n > CP_PAL_SIZE - CP_PAL_SIZE / 4) return False;
+   UChar remap[CP_PAL_SIZE];
+   UInt j = 0;
+   for (UInt k = 0; k < ch->npal; k++)
+      if (used[k]) {
+         remap[k] = (UChar)j;
+         ch->pal[j++] = ch->pal[k];
+      }
+   ch->npal = j;
+   for (UInt i = 0; i < m->entries; i++) ch->b[i] = remap[ch->b[i]];
+   CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
+   ch->last_w = ch->pal[0];
+   ch->last_i = 0;
+   m->stats.compacted++;
+   return True;
+}
+
+UInt cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w)
+{
+   CpNChunk* ch = CP_SLOT_NCHUNK(*slot);
+   UInt h = w & (CP_PAL_HINTS - 1);
+   UInt k = ch->hint[h];
+   if (k >= ch->npal || ch->pal[k] != w) {
+      for (k = 0; k < ch->npal && ch->pal[k] != w; k++) ;
+      if (k == ch->npal) {
+         if (ch->npal == CP_PAL_SIZE && !compact_palette(m, ch)) {
+            widen(m, slot);
+            return CP_PAL_SIZE;
+         }
+         k = ch->npal++;
+         ch->pal[k] = w;
+      }
+      ch->hint[h] = (UChar)k;
+   }
+   ch->last_w = w;
+   ch->last_i = k;
+   return k;
+}
+
+/* The writer every block of the materialised chunk s has, if there is one. */
+static Bool chunk_uniform(CpShadowMap* m, CpSlot s, CpWriter* w)
+{
+   if (CP_SLOT_IS_WIDE(s)) {
+      const CpChunk* ch = CP_SLOT_CHUNK(s);
+      if (!cp_shadow_same_entries(ch->e, m->entries, ch->e[0])) return False;
+      *w = ch->e[0];
+   } else {
+      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      if (!cp_shadow_same_bytes(ch->b, m->entries)) return False;
+      *w = ch->pal[ch->b[0]];
+   }
+   return True;
 }
 
 void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
 {
-   CpChunk* ch = CP_SLOT_CHUNK(*slot);
+   CpChunk* ch = CP_SLOT_CHUNK(*slot);       /* writes and check_at: same place in both kinds */
    if (ch->writes < ch->check_at) return;
    ch->writes = 0;
-   UInt w = ch->e[0];
-   UInt diff = 0;
-   for (UInt i = 1; i < m->entries; i++) diff |= ch->e[i] ^ w;
-   if (diff == 0) {
+   CpWriter w;
+   if (chunk_uniform(m, *slot, &w)) {
+      release_chunk(m, *slot);
       *slot = CP_SLOT_UNIFORM(w);
-      release_chunk(m, ch);
       m->stats.made_uniform++;
    } else if (ch->check_at < (1u << 30)) {
       ch->check_at *= 2;          /* a chunk of several writers: check less often */
    }
 }
 
-void cp_shadow_init(CpShadowMap* m, UInt gran_log2)
+void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
 {
    CP_ASSERT(gran_log2 <= 4);
    m->gran_log2 = gran_log2;
    m->entries = (UInt)(CP_CHUNK_SIZE >> gran_log2);
+   m->compact = compact;
    m->chunk_bytes = sizeof(CpChunk) + (SizeT)m->entries * sizeof(UInt);
+   m->nchunk_bytes = sizeof(CpNChunk) + (SizeT)m->entries + CP_NCHUNK_TAIL;
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
       m->primary[i] = CP_SLOT_UNIFORM(0);
    m->high_tab = NULL;
    m->high_cap = m->high_used = 0;
-   m->pool_n = 0;
+   m->pool_n = m->npool_n = 0;
    m->checkpoints = False;
    CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }
@@ -178,14 +292,12 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2)
 void cp_shadow_reset(CpShadowMap* m)
 {
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++) {
-      if (!CP_SLOT_IS_UNIFORM(m->primary[i]))
-         release_chunk(m, CP_SLOT_CHUNK(m->primary[i]));
+      if (!CP_SLOT_IS_UNIFORM(m->primary[i])) release_chunk(m, m->primary[i]);
       m->primary[i] = CP_SLOT_UNIFORM(0);
    }
    for (SizeT i = 0; i < m->high_cap; i++)
       if (m->high_tab[i].cn != HIGH_EMPTY) {
-         if (!CP_SLOT_IS_UNIFORM(*m->high_tab[i].cell))
-            release_chunk(m, CP_SLOT_CHUNK(*m->high_tab[i].cell));
+         if (!CP_SLOT_IS_UNIFORM(*m->high_tab[i].cell)) release_chunk(m, *m->high_tab[i].cell);
          CP_FREE(m->high_tab[i].cell);
          m->high_tab[i].cn = HIGH_EMPTY;
       }
@@ -215,14 +327,24 @@ void cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
          /* nothing changes */
       } else if (off == 0 && n == bpc) {
          CpSlot* slot = slot_for_write(m, cn);
-         if (!CP_SLOT_IS_UNIFORM(*slot)) release_chunk(m, CP_SLOT_CHUNK(*slot));
+         if (!CP_SLOT_IS_UNIFORM(*slot)) release_chunk(m, *slot);
          *slot = CP_SLOT_UNIFORM(w);
          maybe_drop_high(m, cn);
       } else {
          CpSlot* slot = slot_for_write(m, cn);
-         CpChunk* ch = cp_shadow_materialise(m, slot);
-         for (UInt i = 0; i < n; i++) ch->e[off + i] = w;
-         ch->writes += n;
+         CpSlot  cs = cp_shadow_materialise(m, slot);
+         UInt    x = CP_PAL_SIZE;
+         if (!CP_SLOT_IS_WIDE(cs)) {
+            x = cp_shadow_pal_index(m, slot, w);
+            cs = *slot;
+         }
+         if (x < CP_PAL_SIZE) {
+            CP_MEMSET(CP_SLOT_NCHUNK(cs)->b + off, (Int)x, n);
+         } else {
+            UInt* e = CP_SLOT_CHUNK(cs)->e + off;
+            for (UInt i = 0; i < n; i++) e[i] = w;
+         }
+         CP_SLOT_CHUNK(cs)->writes += n;
          cp_shadow_check_uniform(m, slot);
          maybe_drop_high(m, cn);
       }
@@ -284,12 +406,11 @@ SizeT cp_shadow_count_range(CpShadowMap* m, Addr a, SizeT len,
          x = stop;
          continue;
       }
-      CpChunk* ch = CP_SLOT_CHUNK(s);
       UInt g = m->gran_log2;
       while (x < stop) {
          Addr blk_end = ((x >> g) + 1) << g;
          Addr y = (blk_end == 0 || blk_end > stop) ? stop : blk_end;
-         if (pred(ch->e[cp_shadow_index(m, x)], arg)) n += y - x;
+         if (pred(cp_shadow_chunk_get(s, cp_shadow_index(m, x)), arg)) n += y - x;
          x = y;
       }
    }
@@ -300,8 +421,15 @@ static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
 {
    if (CP_SLOT_IS_UNIFORM(s)) return CP_SLOT_WRITER(s) ? CP_CHUNK_SIZE : 0;
    ULong n = 0;
-   const CpChunk* ch = CP_SLOT_CHUNK(s);
-   for (UInt i = 0; i < m->entries; i++) n += ch->e[i] != 0;
+   if (CP_SLOT_IS_WIDE(s)) {
+      const CpChunk* ch = CP_SLOT_CHUNK(s);
+      for (UInt i = 0; i < m->entries; i++) n += ch->e[i] != 0;
+   } else {
+      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      UChar written[CP_PAL_SIZE];
+      for (UInt k = 0; k < CP_PAL_SIZE; k++) written[k] = k < ch->npal && ch->pal[k] != 0;
+      for (UInt i = 0; i < m->entries; i++) n += written[ch->b[i]];
+   }
    return n << m->gran_log2;
 }
 

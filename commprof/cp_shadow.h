@@ -11,8 +11,17 @@
  *   - a slot is either a *uniform* chunk, a tagged producer id meaning "every
  *     block of this chunk has this producer" (no memory at all: never-written
  *     memory is uniform 0, the shared read-only chunk of zeroes), or a pointer
- *     to a *materialised* chunk of (64 KiB >> gran_log2) entries, made on the
- *     first write that breaks uniformity;
+ *     to a *materialised* chunk, made on the first write that breaks
+ *     uniformity;
+ *   - a materialised chunk is *compact* or *wide*.  A compact chunk holds one
+ *     byte per block, an index into a palette of up to 256 writers kept in
+ *     the chunk's header (a chunk of memory rarely has more than a few
+ *     writers at a time); a wide chunk holds the 32-bit writer of every
+ *     block.  A compact chunk whose palette is full drops the writers no
+ *     block refers to any more, and turns wide when that frees less than a
+ *     quarter of it.  Maps made with compact = False (the maps of heap
+ *     blocks and of store serials, whose values are many per chunk) use wide
+ *     chunks only;
  *   - a materialised chunk that one writer has overwritten completely turns
  *     uniform again (checked when a store reaches either end of the chunk after
  *     at least half a chunk of writes, twice as many after each check that
@@ -20,9 +29,9 @@
  *     shadow memory and its loads touch no shadow entries;
  *   - for addresses at or above 2^CP_DIRECT_BITS, a hash table from chunk
  *     number to slot.
- * At granularity 1 a materialised chunk costs 4 bytes per application byte;
- * memory that was never written, or that one producer wrote entirely, costs
- * nothing.
+ * At granularity 1 a compact chunk costs a little over 1 byte per
+ * application byte (1 KiB of palette per 64 KiB), a wide one 4; memory that
+ * was never written, or that one producer wrote entirely, costs nothing.
  *
  * The same structure serves, with other granularities, as the map from
  * addresses to heap blocks and other data objects (cp_objects.c): every
@@ -43,6 +52,7 @@
 
 typedef UInt CpWriter;        /* producer context id; 0 = unwritten */
 
+/* A wide chunk: the writer of every block. */
 typedef struct {
    UInt writes;              /* entries written since made or last checked */
    UInt check_at;            /* writes before the next uniformity check: doubles
@@ -51,22 +61,44 @@ typedef struct {
    UInt e[];                 /* CP_CHUNK_SIZE >> gran_log2 entries */
 } CpChunk;
 
-/* A slot: (w << 1) | 1 for a uniform chunk of writer w, else a CpChunk*. */
+/* A compact chunk: a palette index per block. */
+#define CP_PAL_SIZE    256
+#define CP_PAL_HINTS   64
+#define CP_NCHUNK_TAIL 64    /* bytes after the entries that loads may read */
+typedef struct {
+   UInt     writes;          /* as in CpChunk, at the same offsets */
+   UInt     check_at;
+   CpWriter last_w;          /* the writer of the last store and its index */
+   UInt     last_i;
+   UInt     npal;            /* palette entries in use */
+   UInt     pad[11];
+   CpWriter pal[CP_PAL_SIZE];
+   UChar    hint[CP_PAL_HINTS];   /* writer & (CP_PAL_HINTS - 1) -> a likely index */
+   UChar    b[];             /* entries, then CP_NCHUNK_TAIL bytes */
+} CpNChunk;
+
+/* A slot: (w << 1) | 1 for a uniform chunk of writer w, a CpNChunk* for a
+   compact chunk, a CpChunk* | 2 for a wide one. */
 typedef UWord CpSlot;
 #define CP_SLOT_UNIFORM(w)     ((((CpSlot)(w)) << 1) | 1)
 #define CP_SLOT_IS_UNIFORM(s)  ((s) & 1)
 #define CP_SLOT_WRITER(s)      ((CpWriter)((s) >> 1))
-#define CP_SLOT_CHUNK(s)       ((CpChunk*)(s))
+#define CP_SLOT_IS_WIDE(s)     ((s) & 2)            /* of a slot that is not uniform */
+#define CP_SLOT_CHUNK(s)       ((CpChunk*)((s) & ~(CpSlot)2))
+#define CP_SLOT_NCHUNK(s)      ((CpNChunk*)(s))
 
 /* Statistics. */
 typedef struct {
-   ULong chunks_live;        /* materialised chunks now */
+   ULong chunks_live;        /* materialised chunks now (compact and wide) */
    ULong chunks_peak;
+   ULong wide_live;          /* of these, wide */
    ULong bytes_live;         /* shadow bytes in materialised chunks */
    ULong bytes_peak;
    ULong high_chunks_live;   /* slots above the direct range that are not uniform 0 */
    ULong made_uniform;       /* times a materialised chunk turned uniform */
    ULong materialised;       /* times a chunk was materialised */
+   ULong compacted;          /* times a full palette dropped unused writers */
+   ULong widened;            /* times a compact chunk turned wide */
    /* Shadow per written byte near the peak: whenever the live chunks grow
       past 9/8 of the last checkpoint, the map counts the application bytes
       that have a writer (a scan of the materialised chunks). */
@@ -83,11 +115,15 @@ typedef struct {
    CpSlot      primary[CP_PRIMARY_SIZE];
    UInt        gran_log2;        /* 0..4 */
    UInt        entries;          /* entries per chunk */
-   SizeT       chunk_bytes;      /* sizeof(CpChunk) + entries */
+   Bool        compact;          /* materialise compact chunks */
+   SizeT       chunk_bytes;      /* sizeof(CpChunk) + 4 * entries */
+   SizeT       nchunk_bytes;     /* sizeof(CpNChunk) + entries + CP_NCHUNK_TAIL */
    CpHighSlot* high_tab;         /* chunks above the direct range */
    SizeT       high_cap, high_used;
-   CpChunk*    pool[CP_SHADOW_POOL_MAX];   /* released chunks kept for reuse */
+   CpChunk*    pool[CP_SHADOW_POOL_MAX];   /* released wide chunks kept for reuse */
    UInt        pool_n;
+   CpNChunk*   npool[CP_SHADOW_POOL_MAX];  /* and compact ones */
+   UInt        npool_n;
    Bool        checkpoints;      /* keep the ckpt_* statistics (they cost scans) */
    CpShadowStats stats;
 } CpShadowMap;
@@ -95,16 +131,21 @@ typedef struct {
 /* The map of last writers. */
 extern CpShadowMap cp_shadow;
 
-/* Set up m for blocks of 2^gran_log2 bytes (0..4), all unwritten. */
-void   cp_shadow_init(CpShadowMap* m, UInt gran_log2);
+/* Set up m for blocks of 2^gran_log2 bytes (0..4), all unwritten; with
+   compact, materialised chunks start compact. */
+void   cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact);
 /* Forget everything (all memory becomes unwritten) and release every chunk. */
 void   cp_shadow_reset(CpShadowMap* m);
 
 /* Slow paths, out of line. */
 CpSlot   cp_shadow_high_slot(CpShadowMap* m, Addr chunk_no);
 CpSlot*  cp_shadow_high_slot_for_write(CpShadowMap* m, Addr chunk_no);
-CpChunk* cp_shadow_materialise(CpShadowMap* m, CpSlot* slot);
+/* Materialise the chunk of *slot if it is uniform; returns the new slot. */
+CpSlot   cp_shadow_materialise(CpShadowMap* m, CpSlot* slot);
 void     cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot);
+/* The palette index of w in the compact chunk of *slot, added if absent;
+   CP_PAL_SIZE if the chunk had to turn wide instead. */
+UInt     cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w);
 
 /* The slot of the chunk holding a. */
 static inline CpSlot cp_shadow_slot(CpShadowMap* m, Addr a)
@@ -119,18 +160,74 @@ static inline UInt cp_shadow_index(CpShadowMap* m, Addr a)
    return (UInt)((a & (CP_CHUNK_SIZE - 1)) >> m->gran_log2);
 }
 
+/* Writer of entry i of the materialised chunk of slot s. */
+static inline CpWriter cp_shadow_chunk_get(CpSlot s, UInt i)
+{
+   if (CP_SLOT_IS_WIDE(s)) return CP_SLOT_CHUNK(s)->e[i];
+   const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+   return ch->pal[ch->b[i]];
+}
+
 /* Writer of the block holding byte a. */
 static inline CpWriter cp_shadow_get(CpShadowMap* m, Addr a)
 {
    CpSlot s = cp_shadow_slot(m, a);
-   return CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s) : CP_SLOT_CHUNK(s)->e[cp_shadow_index(m, a)];
+   return CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s) : cp_shadow_chunk_get(s, cp_shadow_index(m, a));
+}
+
+/* Do the nb bytes at b all equal b[0]?  Reads whole words (the chunk has
+   CP_NCHUNK_TAIL bytes after its entries). */
+static inline __attribute__((always_inline)) Bool cp_shadow_same_bytes(const UChar* b, UInt nb)
+{
+   ULong w;
+   __builtin_memcpy(&w, b, sizeof(w));
+   ULong v = (w & 0xff) * 0x0101010101010101ULL;
+   if (CP_LIKELY(nb <= 8)) return ((w ^ v) & (~0ULL >> (64 - 8 * nb))) == 0;
+   ULong diff = 0;
+   UInt i = 0;
+   for (; i + 8 <= nb; i += 8) {
+      __builtin_memcpy(&w, b + i, sizeof(w));
+      diff |= w ^ v;
+   }
+   if (i < nb) {
+      __builtin_memcpy(&w, b + i, sizeof(w));
+      diff |= (w ^ v) & (~0ULL >> (64 - 8 * (nb - i)));
+   }
+   return diff == 0;
+}
+
+/* Do the nb entries at e all hold p?  Two entries a compare. */
+static inline Bool cp_shadow_same_entries(const UInt* e, UInt nb, UInt p)
+{
+   ULong pp = (ULong)p * 0x100000001ULL, diff = 0;
+   UInt i = 0;
+   for (; i + 2 <= nb; i += 2) {
+      ULong w;
+      __builtin_memcpy(&w, e + i, sizeof(w));
+      diff |= w ^ pp;
+   }
+   if (i < nb) diff |= e[i] ^ p;
+   return diff == 0;
 }
 
 /* Make w the writer of every block that [a, a+len) touches. */
 void   cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w);
 
+/* Set the nb bytes at b to x. */
+static inline __attribute__((always_inline)) void cp_shadow_fill_bytes(UChar* b, UInt nb, UInt x)
+{
+   ULong v = (ULong)x * 0x0101010101010101ULL;
+   if (CP_LIKELY(nb == 8)) { __builtin_memcpy(b, &v, 8); return; }
+   if (nb == 4) { __builtin_memcpy(b, &v, 4); return; }
+   UInt i = 0;
+   for (; i + 8 <= nb; i += 8) __builtin_memcpy(b + i, &v, 8);
+   if (i + 4 <= nb) { __builtin_memcpy(b + i, &v, 4); i += 4; }
+   if (i + 2 <= nb) { __builtin_memcpy(b + i, &v, 2); i += 2; }
+   if (i < nb) b[i] = (UChar)x;
+}
+
 /* A store of len bytes at a by w: the hot-path form of set_range. */
-static inline void cp_shadow_store(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
+static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
 {
    Addr off = a & (CP_CHUNK_SIZE - 1);
    Addr cn  = a >> CP_CHUNK_BITS;
@@ -141,11 +238,26 @@ static inline void cp_shadow_store(CpShadowMap* m, Addr a, SizeT len, CpWriter w
    }
    CpSlot* slot = &m->primary[cn];
    CpSlot  s = *slot;
-   if (CP_SLOT_IS_UNIFORM(s) && s == CP_SLOT_UNIFORM(w)) return;   /* already w's */
-   CpChunk* ch = CP_SLOT_IS_UNIFORM(s) ? cp_shadow_materialise(m, slot) : CP_SLOT_CHUNK(s);
+   if (CP_SLOT_IS_UNIFORM(s)) {
+      if (s == CP_SLOT_UNIFORM(w)) return;                  /* already w's */
+      s = cp_shadow_materialise(m, slot);
+   }
    UInt g  = m->gran_log2;
    UInt i0 = (UInt)(off >> g);
    UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
+   if (CP_LIKELY(!CP_SLOT_IS_WIDE(s))) {
+      CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      UInt x = CP_LIKELY(ch->last_w == w) ? ch->last_i : cp_shadow_pal_index(m, slot, w);
+      if (CP_LIKELY(x < CP_PAL_SIZE)) {
+         cp_shadow_fill_bytes(ch->b + i0, nb, x);
+         ch->writes += nb;
+         if (CP_UNLIKELY(i0 == 0 || i0 + nb == m->entries))
+            cp_shadow_check_uniform(m, slot);
+         return;
+      }
+      s = *slot;                                           /* turned wide */
+   }
+   CpChunk* ch = CP_SLOT_CHUNK(s);
    UInt* e = ch->e + i0;
    ULong ww = (ULong)w * 0x100000001ULL;
    UInt i = 0;

@@ -31,12 +31,18 @@
  *         ascending or descending stores is uniform after the last store
  *         (the promise of cp_shadow.h: checked when a store reaches an end of
  *         the chunk after at least half a chunk of writes);
- *   - stats: chunks_live == number of materialised slots, bytes_live ==
- *     chunks_live * (sizeof(CpChunk) + 4 * entries), high_chunks_live ==
- *     number of slots at or above 2^37 that are not uniform 0, the peaks are
- *     at least every observed value, never decrease (reset keeps them) and
- *     bytes_peak == chunks_peak * chunk bytes, the counters materialised and
- *     made_uniform never decrease;
+ *   - stats: chunks_live == number of materialised slots, wide_live == number
+ *     of wide ones, bytes_live == wide_live * (sizeof(CpChunk) + 4 * entries)
+ *     + (chunks_live - wide_live) * (sizeof(CpNChunk) + entries + tail),
+ *     high_chunks_live == number of slots at or above 2^37 that are not
+ *     uniform 0, the peaks are at least every observed value, never decrease
+ *     (reset keeps them), bytes_peak <= chunks_peak * wide chunk bytes (equal
+ *     in a map without compact chunks), the counters materialised,
+ *     made_uniform, compacted and widened never decrease;
+ *   - every case runs on a map with compact chunks (the map of last writers)
+ *     and on one without (-wide: the maps of objects and serials); random
+ *     writers of compact maps come from a pool of 300, so that palettes fill,
+ *     are compacted and chunks turn wide; shadow/palette-* checks when;
  *   - wrap-around: a range [a, a+len) that runs past 2^64 is clamped to
  *     [a, 2^64): every block from a's to the last one of the address space is
  *     acted on and nothing at low addresses is touched.  This is what the
@@ -59,7 +65,9 @@ static CpShadowMap M;
 
 static UInt  G;             /* granularity log2 of this case */
 static Addr  BPC;           /* blocks (entries) per chunk */
-static ULong CHUNK_BYTES;   /* bytes of a materialised chunk */
+static ULong WIDE_BYTES;    /* bytes of a wide chunk */
+static ULong NARROW_BYTES;  /* bytes of a compact chunk */
+static int   COMPACT;       /* this case's map makes compact chunks */
 static char  opdesc[256];   /* the operation being checked, for messages */
 static unsigned long opno;
 
@@ -221,7 +229,7 @@ static const char* slot_str(CpSlot s)
 {
    static char buf[64];
    if (CP_SLOT_IS_UNIFORM(s)) snprintf(buf, sizeof buf, "uniform %u", CP_SLOT_WRITER(s));
-   else snprintf(buf, sizeof buf, "materialised");
+   else snprintf(buf, sizeof buf, "materialised %s", CP_SLOT_IS_WIDE(s) ? "wide" : "compact");
    return buf;
 }
 
@@ -260,12 +268,13 @@ static void verify_span(Addr lo, Addr hi)
          UInt idx = cp_shadow_index(&M, ea);
          CHECK(idx == (UInt)(b % BPC), "cp_shadow_index(0x%lx) = %u, expected %lu", ea, idx,
                b % BPC);
-         const UInt* e = CP_SLOT_CHUNK(s)->e + idx;
-         for (Addr k = 0; k < n; k++)
-            if (e[k] != mp[k])
-               FAILF("after %s: block at 0x%lx reads %u, expected %u (materialised chunk, "
+         for (Addr k = 0; k < n; k++) {
+            UInt v = cp_shadow_chunk_get(s, idx + (UInt)k);
+            if (v != mp[k])
+               FAILF("after %s: block at 0x%lx reads %u, expected %u (%s chunk, "
                      "entry %lu after cp_shadow_index(&M, 0x%lx))",
-                     opdesc, (b + k) << G, e[k], mp[k], k, ea);
+                     opdesc, (b + k) << G, v, mp[k], slot_str(s), k, ea);
+         }
       }
       if (mp)
          for (Addr k = 0; k < n; k++) {
@@ -309,12 +318,15 @@ static void verify_slots(const Win* w, int full)
 
 static void verify_stats(void)
 {
-   ULong live = 0, high = 0;
+   ULong live = 0, wide = 0, high = 0;
    for (unsigned i = 0; i < NW; i++)
       for (Addr k = 0; k < W[i].nch; k++) {
          Addr a = W[i].base + k * CH;
          CpSlot s = cp_shadow_slot(&M, a);
          if (!CP_SLOT_IS_UNIFORM(s)) live++;
+         if (!CP_SLOT_IS_UNIFORM(s) && CP_SLOT_IS_WIDE(s)) wide++;
+         if (!COMPACT && !CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s))
+            FAILF("after %s: a map without compact chunks has one at 0x%lx", opdesc, a);
          if ((a >> CP_CHUNK_BITS) >= CP_PRIMARY_SIZE && s != U(0)) high++;
       }
    if (live > seen_live_max) seen_live_max = live;
@@ -323,13 +335,21 @@ static void verify_stats(void)
    CHECK_EQ(st.chunks_live, live, "stats.chunks_live (materialised slots) after %s", opdesc);
    CHECK_EQ(st.high_chunks_live, high,
             "stats.high_chunks_live (high slots not uniform 0) after %s", opdesc);
-   CHECK_EQ(st.bytes_live, live * CHUNK_BYTES, "stats.bytes_live after %s", opdesc);
+   CHECK_EQ(st.wide_live, wide, "stats.wide_live (wide slots) after %s", opdesc);
+   CHECK_EQ(st.bytes_live, wide * WIDE_BYTES + (live - wide) * NARROW_BYTES,
+            "stats.bytes_live after %s", opdesc);
    CHECK(st.chunks_peak >= seen_live_max && st.chunks_peak >= last_st.chunks_peak,
          "after %s: stats.chunks_peak = %llu, but %llu chunks were seen live (previous peak %llu)",
          opdesc, (unsigned long long)st.chunks_peak, (unsigned long long)seen_live_max,
          (unsigned long long)last_st.chunks_peak);
-   CHECK_EQ(st.bytes_peak, st.chunks_peak * CHUNK_BYTES, "stats.bytes_peak after %s", opdesc);
-   CHECK(st.materialised >= last_st.materialised && st.made_uniform >= last_st.made_uniform,
+   CHECK(st.bytes_peak >= st.bytes_live && st.bytes_peak >= last_st.bytes_peak
+         && st.bytes_peak <= st.chunks_peak * WIDE_BYTES
+         && (COMPACT || st.bytes_peak == st.chunks_peak * WIDE_BYTES),
+         "after %s: stats.bytes_peak = %llu (live %llu, chunk peak %llu)", opdesc,
+         (unsigned long long)st.bytes_peak, (unsigned long long)st.bytes_live,
+         (unsigned long long)st.chunks_peak);
+   CHECK(st.materialised >= last_st.materialised && st.made_uniform >= last_st.made_uniform
+         && st.compacted >= last_st.compacted && st.widened >= last_st.widened,
          "after %s: a counter decreased", opdesc);
    CHECK(st.chunks_live <= st.materialised, "after %s: more chunks live (%llu) than ever "
          "materialised (%llu)", opdesc, (unsigned long long)st.chunks_live,
@@ -431,7 +451,7 @@ static void check_load(Addr a, SizeT sz)
    for (UInt k = 0; k < nb; k++) {
       UInt want = m_get(((a >> G) + k) << G);
       UInt got = CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s)
-                                       : CP_SLOT_CHUNK(s)->e[cp_shadow_index(&M, a) + k];
+                                       : cp_shadow_chunk_get(s, cp_shadow_index(&M, a) + k);
       if (got != want)
          FAILF("after %s: load(0x%lx, %lu): block %u reads %u, expected %u (slot %s)",
                opdesc, a, sz, k, got, want, slot_str(s));
@@ -441,6 +461,9 @@ static void check_load(Addr a, SizeT sz)
 static UInt rnd_writer(void)
 {
    unsigned r = (unsigned)rnd(100);
+   /* compact maps: mostly a pool of 300 writers, so that palettes fill up,
+      are compacted and some chunks turn wide */
+   if (COMPACT && r >= 30 && r < 95) return 1000 + (UInt)rnd(300);
    if (r < 20) return 0;
    if (r < 50) return (UInt)rnd_in(1, 5);
    if (r < 60) return 0xFFFFFFFFu;
@@ -452,17 +475,20 @@ static UInt rnd_writer(void)
 /* case plumbing                                                       */
 /* ------------------------------------------------------------------ */
 
-static void setup(UInt g)
+static void setup(uintptr_t arg)
 {
+   UInt g = (UInt)(arg & 0xff);
+   COMPACT = !(arg & 0x100);
    G = g;
    BPC = CH >> g;
-   CHUNK_BYTES = sizeof(CpChunk) + BPC * sizeof(UInt);
+   WIDE_BYTES = sizeof(CpChunk) + BPC * sizeof(UInt);
+   NARROW_BYTES = sizeof(CpNChunk) + BPC + CP_NCHUNK_TAIL;
    NW = 0;
    opno = 0;
    seen_live_max = 0;
    memset(&last_st, 0, sizeof last_st);
-   snprintf(opdesc, sizeof opdesc, "cp_shadow_init(%u)", g);
-   cp_shadow_init(&M, g);
+   snprintf(opdesc, sizeof opdesc, "cp_shadow_init(%u, %s)", g, COMPACT ? "True" : "False");
+   cp_shadow_init(&M, g, COMPACT);
    CHECK_EQ(M.entries, BPC, "entries");
 }
 
@@ -510,7 +536,7 @@ static SizeT rnd_len(Addr off, Addr size)
 /* Fixed small scenarios. */
 static void case_basic(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    CpShadowStats st;
    cp_shadow_get_stats(&M, &st);
@@ -554,7 +580,7 @@ static void case_basic(uintptr_t g)
    CHECK(!CP_SLOT_IS_UNIFORM(cp_shadow_slot(&M, 0x1003)), "a one-byte write left the chunk uniform");
    cp_shadow_get_stats(&M, &st);
    CHECK_EQ(st.chunks_live, 1, "chunks_live after writing one byte");
-   CHECK_EQ(st.bytes_live, CHUNK_BYTES, "bytes_live after writing one byte");
+   CHECK_EQ(st.bytes_live, COMPACT ? NARROW_BYTES : WIDE_BYTES, "bytes_live after writing one byte");
    verify_all();
 
    /* stores, low, high and at the very top */
@@ -577,7 +603,7 @@ static void case_basic(uintptr_t g)
 
 static void case_random(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    unsigned nops = 5000 * tc_scale;
    for (unsigned it = 0; it < nops; it++) {
@@ -671,7 +697,7 @@ static void case_random(uintptr_t g)
 /* Overlapping copies, forward and backward, at many distances. */
 static void case_copy_overlap(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    /* fill some windows densely with distinct-ish writers, in runs */
    const unsigned fill[] = { W_LOW, W_B37, W_TOP };
@@ -737,7 +763,7 @@ static void case_copy_overlap(uintptr_t g)
 /* Uniform chunks: when chunks are (not) materialised, and released. */
 static void case_uniform(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    Win* pw = win_add("pool", 0x0000001000000000UL, 40);
    CpShadowStats st, st0;
@@ -840,7 +866,7 @@ static void case_uniform(uintptr_t g)
 /* Reset: everything reads 0, stats drop, peaks stay, the map works after. */
 static void case_reset(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    for (unsigned i = 0; i < NW; i++)
       for (unsigned k = 0; k < 20; k++) {
@@ -879,7 +905,7 @@ static inline ULong copy_of_high_hash(Addr cn) { return ((ULong)cn * 0x9E3779B97
 
 static void case_high_hash(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    enum { NCL = 24, NGROW = 160 };
    Addr cns[NCL + NGROW];
    unsigned n = 0;
@@ -937,7 +963,7 @@ static void case_high_hash(uintptr_t g)
 /* The direct/high boundary at 2^37. */
 static void case_boundary37(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    CpShadowStats st;
    op_set(DIRECT_END - 5, 10, 3);
@@ -972,7 +998,7 @@ static void case_boundary37(uintptr_t g)
 /* The top of the address space and the 0x7fff_xxxx_xxxx region, no wrap. */
 static void case_top(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    op_set(TOPA - 15, 16, 8);                        /* ends exactly at 2^64 */
    CHECK_EQ(cp_shadow_get(&M, TOPA), 8, "get(2^64-1)");
@@ -997,7 +1023,7 @@ static void case_top(uintptr_t g)
 /* set_range past the top with moderate lengths: clamped at 2^64. */
 static void case_wrap_clamp(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    op_set(0x10, 0x20, 1);                            /* low memory, to be kept */
    op_set(0x200, 0x10, 2);
@@ -1023,7 +1049,7 @@ static void case_wrap_clamp(uintptr_t g)
 /* set_range with a length so large that a+len-1 wraps into a's own block. */
 static void case_wrap_huge_len(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    Addr a = TOPA - CH + 1 + 7;                       /* top chunk + 7 */
    op_set(0x10, 0x20, 1);
@@ -1041,7 +1067,7 @@ static void case_wrap_huge_len(uintptr_t g)
    own writer, so the copy is made of one set_range per block. */
 static void case_copy_wrap_dst(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    op_set(0x0, 0x400, 55);                          /* low memory, to be kept */
    Addr src = W[W_TOP].base + 0x100;
@@ -1064,7 +1090,7 @@ static void case_copy_wrap_dst(uintptr_t g)
 /* copy_range whose source runs past 2^64. */
 static void case_copy_wrap_src(uintptr_t g)
 {
-   setup((UInt)g);
+   setup(g);
    std_windows();
    op_set(0x0, 0x400, 55);                          /* what a wrapped source would read */
    Addr src = TOPA - 0x7f;
@@ -1081,6 +1107,108 @@ static void case_copy_wrap_src(uintptr_t g)
             "only the 0x80 bytes below 2^64 should be copied)", opdesc, x, cp_shadow_get(&M, x));
    /* expected: the blocks of the first 0x80 bytes copied, nothing else */
    model_copy(dst, src, 0x80u >> G);
+   verify_all();
+   teardown();
+}
+
+/* Compact chunks: a full palette drops the writers nobody refers to any
+   more; a chunk with too many live writers turns wide; values never change. */
+static void case_palette(uintptr_t g)
+{
+   setup(g);
+   std_windows();
+   Win* w = &W[0];
+   Addr base = w->base;                      /* a chunk of the low window */
+   Addr blk = (Addr)1 << G;
+   CpShadowStats st;
+   /* 256 writers (the one of the uniform chunk, 0, and 255 more), each in
+      its own block */
+   for (UInt k = 0; k < 255; k++) {
+      op_set(base + k * blk, 1, 100 + k);
+      check_load(base + k * blk, 1);
+   }
+   cp_shadow_get_stats(&M, &st);
+   CHECK_EQ(st.compacted, 0, "compactions with 256 writers");
+   CHECK_EQ(st.widened, 0, "chunks widened with 256 writers");
+   verify_all();
+   /* most of them overwritten by one of them: the 257th writer compacts */
+   op_set(base, 200 * blk, 100);
+   op_set(base + 300 * blk, blk, 5000);
+   cp_shadow_get_stats(&M, &st);
+   if (COMPACT) {
+      CHECK_EQ(st.compacted, 1, "compactions after 200 of 256 writers were overwritten");
+      CHECK_EQ(st.widened, 0, "chunks widened after a compaction that freed 199 entries");
+      CHECK(!CP_SLOT_IS_WIDE(cp_shadow_slot(&M, base)), "the chunk is wide after compaction");
+   }
+   verify_all();
+   for (Addr k = 0; k < 310; k++) check_load(base + k * blk, 1);
+   /* 300 live writers in the chunk: it turns wide */
+   for (UInt k = 0; k < 300; k++) op_set(base + (400 + k) * blk, blk, 20000 + k);
+   cp_shadow_get_stats(&M, &st);
+   if (COMPACT) {
+      CHECK_EQ(st.widened, 1, "chunks widened with 300 live writers");
+      CHECK(CP_SLOT_IS_WIDE(cp_shadow_slot(&M, base)), "the chunk is compact with 300 live writers");
+      CHECK_EQ(st.wide_live, 1, "wide chunks live");
+   }
+   verify_all();
+   for (Addr k = 0; k < 710; k++) check_load(base + k * blk, 2 * blk);
+   /* one writer over the whole chunk: uniform again, the wide chunk released */
+   op_set(base, CH, 9);
+   CHECK(cp_shadow_slot(&M, base) == U(9), "a chunk written whole is %s",
+         slot_str(cp_shadow_slot(&M, base)));
+   cp_shadow_get_stats(&M, &st);
+   CHECK_EQ(st.wide_live, 0, "wide chunks live after the chunk turned uniform");
+   verify_all();
+   /* alternating writers in a compact chunk (the last-writer cache and the
+      hints) */
+   for (UInt k = 0; k < 4000; k++) {
+      UInt wr = (k % 3 == 0) ? 9 : (k % 3 == 1) ? 64 + 9 : 128 + 9;   /* same hint */
+      op_store(base + ((k * 7) % 5000) * blk, (k & 1) ? 8 : 1, wr);
+   }
+   verify_all();
+   teardown();
+}
+
+/* Random small stores of many writers into two chunks, with overwrites of
+   larger ranges and of whole chunks by a few writers: palettes fill, are
+   compacted, chunks turn wide and uniform again; every value is checked
+   against the model. */
+static void case_palette_random(uintptr_t g)
+{
+   setup(g);
+   std_windows();
+   Win* w = &W[W_MID];
+   Addr size = 2 * CH;                                   /* two of its chunks */
+   unsigned nops = 20000 * tc_scale;
+   for (unsigned it = 0; it < nops; it++) {
+      unsigned r = (unsigned)rnd(1000);
+      Addr off = rnd(size);
+      if (r < 900) {
+         SizeT sz = (SizeT)1 << rnd(5);                 /* 1..16 bytes */
+         if (off + sz > size) off = size - sz;
+         /* first few live writers (compactions), then many (wide chunks) */
+         UInt span = it < nops / 2 ? (chance(50) ? 40 : 400) : 2000;
+         UInt wr = chance(80) ? 1000 + (UInt)rnd(span) : (UInt)rnd(3);
+         op_store(w->base + off, sz, wr);
+         if ((off & (CH - 1)) + sz <= CH) check_load(w->base + off, sz);   /* as cp_access.c */
+         else verify_around(w->base + off, sz);
+      } else if (r < 920) {
+         SizeT len = rnd_in(1, 20000);
+         if (len > size - off) len = size - off;
+         op_set(w->base + off, len, (UInt)rnd(4));
+         verify_around(w->base + off, len);
+      } else if (r < 922) {
+         op_set(w->base + rnd(2) * CH, CH, (UInt)rnd(4));
+      } else {
+         verify_all();
+      }
+   }
+   CpShadowStats st;
+   cp_shadow_get_stats(&M, &st);
+   if (COMPACT)
+      CHECK(st.compacted > 0 && st.widened > 0,
+            "the case did not exercise compaction (%llu) and widening (%llu)",
+            (unsigned long long)st.compacted, (unsigned long long)st.widened);
    verify_all();
    teardown();
 }
@@ -1102,11 +1230,14 @@ int main(int argc, char** argv)
       { "wrap-huge-len", case_wrap_huge_len,  10 },
       { "copy-wrap-dst", case_copy_wrap_dst,  10 },
       { "copy-wrap-src", case_copy_wrap_src,  2 },
+      { "palette",       case_palette,        20 },
+      { "palette-random", case_palette_random, 60 },
    };
    for (unsigned i = 0; i < sizeof per_g / sizeof per_g[0]; i++)
-      for (unsigned g = 0; g <= 3; g++) {
-         snprintf(name, sizeof name, "shadow/%s-g%u", per_g[i].n, g);
-         tc_add(name, per_g[i].f, g, per_g[i].t);
-      }
+      for (unsigned g = 0; g <= 3; g++)
+         for (unsigned wide = 0; wide <= 1; wide++) {
+            snprintf(name, sizeof name, "shadow/%s-g%u%s", per_g[i].n, g, wide ? "-wide" : "");
+            tc_add(name, per_g[i].f, g | (wide << 8), per_g[i].t);
+         }
    return tc_run_all("test_shadow", argc, argv);
 }
