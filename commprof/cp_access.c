@@ -71,20 +71,25 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
    }
 }
 
-/* The edge (p, c) of a load by node n: n remembers the last one it used. */
+/* The edge (p, c) of a load by node n: n remembers the last two it used (a
+   loop reading two arrays of different producers alternates between two). */
 static CpEdge* node_edge_miss(CpNode* n, UInt p, UInt c)
 {
+   ULong key = cp_edge_key(p, c);
+   if (n->ecache_key[1] == key) return (CpEdge*)n->ecache_edge[1];
    CpEdge* e = cp_edge_get(&cp_edges, p, c);
-   n->ecache_key = cp_edge_key(p, c);
-   n->ecache_edge = e;
+   n->ecache_key[1] = n->ecache_key[0];
+   n->ecache_edge[1] = n->ecache_edge[0];
+   n->ecache_key[0] = key;
+   n->ecache_edge[0] = e;
    return e;
 }
 
 static inline __attribute__((always_inline)) void credit_one(UInt p, UInt c, Addr a, SizeT sz,
                                                              CpNode* n)
 {
-   CpEdge* e = LIKELY(n->ecache_key == cp_edge_key(p, c)) ? (CpEdge*)n->ecache_edge
-                                                          : node_edge_miss(n, p, c);
+   CpEdge* e = LIKELY(n->ecache_key[0] == cp_edge_key(p, c)) ? (CpEdge*)n->ecache_edge[0]
+                                                             : node_edge_miss(n, p, c);
    e->bytes += sz;
    e->accesses++;
    if (LIKELY(sz <= 64)) cp_addrset_add_small(&e->addrs, a, sz);

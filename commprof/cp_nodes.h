@@ -18,8 +18,8 @@ typedef struct CpNode {
    ULong  bytes_read;      /* bytes of loads charged to the node */
    ULong  bytes_written;   /* bytes of stores charged to the node */
    ULong  loads, stores;   /* accesses */
-   ULong  ecache_key;      /* the edge this node consumed on last (hot path cache), */
-   void*  ecache_edge;     /* 0 / NULL when none */
+   ULong  ecache_key[2];   /* the two edges this node consumed on last, most */
+   void*  ecache_edge[2];  /* recent first (hot path cache); 0 / NULL when none */
    ULong  stack_loads, stack_stores;            /* of which to the thread's own stack */
    ULong  stack_bytes_read, stack_bytes_written;
    ULong  heap_bytes_read, heap_bytes_written;      /* with --objects=yes only */
