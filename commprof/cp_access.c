@@ -111,7 +111,8 @@ static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt
       if (LIKELY(!CP_SLOT_IS_WIDE(s))) {
          const CpNChunk* ch = CP_SLOT_NCHUNK(s);
          const UChar* b = ch->b + i;
-         if (LIKELY(cp_shadow_same_bytes(b, nb))) {
+         /* at granularity 1 nb is sz, a constant in the sized helpers */
+         if (LIKELY(g == 0 ? cp_shadow_same_bytes(b, (UInt)sz) : cp_shadow_same_bytes(b, nb))) {
             credit_one(ch->pal[b[0]], c, a, sz, n);
             return;
          }
@@ -186,6 +187,21 @@ VG_REGPARM(3) void cp_h_store_no (Addr a, UWord sz, CpNode* n) { access(a, sz, n
 VG_REGPARM(2) void cp_h_store_do (Addr a, UWord sz)            { access(a, sz, NULL, K_STORE,  True); }
 VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_MODIFY, True); }
 VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz)            { access(a, sz, NULL, K_MODIFY, True); }
+
+/* The same for the common sizes, with the size a constant of the helper. */
+#define CP_SIZED_HELPERS(SZ) \
+   VG_REGPARM(2) void cp_h_load_n##SZ  (Addr a, CpNode* n) { access(a, SZ, n,    K_LOAD,   False); } \
+   VG_REGPARM(1) void cp_h_load_d##SZ  (Addr a)            { access(a, SZ, NULL, K_LOAD,   False); } \
+   VG_REGPARM(2) void cp_h_store_n##SZ (Addr a, CpNode* n) { access(a, SZ, n,    K_STORE,  False); } \
+   VG_REGPARM(1) void cp_h_store_d##SZ (Addr a)            { access(a, SZ, NULL, K_STORE,  False); } \
+   VG_REGPARM(2) void cp_h_modify_n##SZ(Addr a, CpNode* n) { access(a, SZ, n,    K_MODIFY, False); } \
+   VG_REGPARM(1) void cp_h_modify_d##SZ(Addr a)            { access(a, SZ, NULL, K_MODIFY, False); }
+CP_SIZED_HELPERS(1)
+CP_SIZED_HELPERS(2)
+CP_SIZED_HELPERS(4)
+CP_SIZED_HELPERS(8)
+CP_SIZED_HELPERS(16)
+CP_SIZED_HELPERS(32)
 
 /* ---- writes that do not come from a store of the program ---- */
 

@@ -26,6 +26,22 @@ VG_REGPARM(2) void cp_h_store_do(Addr a, UWord sz);
 VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n);
 VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz);
 
+/* The same without --objects for accesses of SZ = 1, 2, 4, 8, 16 and 32
+   bytes: the size is a constant of the helper (cp_h_load_n8 ...). */
+#define CP_SIZED_HELPER_DECLS(SZ) \
+   VG_REGPARM(2) void cp_h_load_n##SZ  (Addr a, CpNode* n); \
+   VG_REGPARM(1) void cp_h_load_d##SZ  (Addr a); \
+   VG_REGPARM(2) void cp_h_store_n##SZ (Addr a, CpNode* n); \
+   VG_REGPARM(1) void cp_h_store_d##SZ (Addr a); \
+   VG_REGPARM(2) void cp_h_modify_n##SZ(Addr a, CpNode* n); \
+   VG_REGPARM(1) void cp_h_modify_d##SZ(Addr a);
+CP_SIZED_HELPER_DECLS(1)
+CP_SIZED_HELPER_DECLS(2)
+CP_SIZED_HELPER_DECLS(4)
+CP_SIZED_HELPER_DECLS(8)
+CP_SIZED_HELPER_DECLS(16)
+CP_SIZED_HELPER_DECLS(32)
+
 /* Memory written or released outside the program's stores (the kernel,
    the allocator, mappings): the shadow map and what depends on it. */
 void cp_record_write(Addr a, SizeT len, UInt w);

@@ -254,10 +254,28 @@ static const Helper helpers[2][2][3] = {
      { { cp_h_load_no, "cp_h_load_no" }, { cp_h_store_no, "cp_h_store_no" }, { cp_h_modify_no, "cp_h_modify_no" } } },
 };
 
+/* [log2 size][node given][kind], without --objects */
+#define SIZED_ROW(SZ) \
+   { { { cp_h_load_d##SZ, "cp_h_load_d" #SZ }, { cp_h_store_d##SZ, "cp_h_store_d" #SZ }, \
+       { cp_h_modify_d##SZ, "cp_h_modify_d" #SZ } }, \
+     { { cp_h_load_n##SZ, "cp_h_load_n" #SZ }, { cp_h_store_n##SZ, "cp_h_store_n" #SZ }, \
+       { cp_h_modify_n##SZ, "cp_h_modify_n" #SZ } } }
+static const Helper sized_helpers[6][2][3] = {
+   SIZED_ROW(1), SIZED_ROW(2), SIZED_ROW(4), SIZED_ROW(8), SIZED_ROW(16), SIZED_ROW(32)
+};
+
 static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
                         CpNode* node, IRExpr* guard)
 {
    if (size <= 0) return;
+   if (!cp_clo.objects && (size & (size - 1)) == 0 && size <= 32) {
+      const Helper* h = &sized_helpers[__builtin_ctz((UInt)size)][node ? 1 : 0][k];
+      if (node)
+         add_dirty(sb, 2, h->name, h->fn, mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)node)), guard);
+      else
+         add_dirty(sb, 1, h->name, h->fn, mkIRExprVec_1(addr), guard);
+      return;
+   }
    const Helper* h = &helpers[cp_clo.objects ? 1 : 0][node ? 1 : 0][k];
    if (node)
       add_dirty(sb, 3, h->name, h->fn,

@@ -249,7 +249,9 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
       CpNChunk* ch = CP_SLOT_NCHUNK(s);
       UInt x = CP_LIKELY(ch->last_w == w) ? ch->last_i : cp_shadow_pal_index(m, slot, w);
       if (CP_LIKELY(x < CP_PAL_SIZE)) {
-         cp_shadow_fill_bytes(ch->b + i0, nb, x);
+         /* at granularity 1 nb is len, often a constant of the caller */
+         if (CP_LIKELY(g == 0)) cp_shadow_fill_bytes(ch->b + i0, (UInt)len, x);
+         else cp_shadow_fill_bytes(ch->b + i0, nb, x);
          ch->writes += nb;
          if (CP_UNLIKELY(i0 == 0 || i0 + nb == m->entries))
             cp_shadow_check_uniform(m, slot);
