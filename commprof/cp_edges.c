@@ -13,9 +13,11 @@ static inline UInt page_hash(Addr pn)
 
 void cp_addrset_init(CpAddrSet* s)
 {
-   s->last_bm = NO_PAGE;
-   s->last_bits = NULL;
-   s->last_bm_page = NULL;
+   for (UInt i = 0; i < (1u << CP_BMCACHE_BITS); i++) {
+      s->bm[i].key = NO_PAGE;
+      s->bm[i].bits = NULL;
+      s->bm[i].page = NULL;
+   }
    for (UInt i = 0; i < CP_PCACHE; i++) {
       s->cache_pn[i] = NO_PAGE;
       s->cache_page[i] = NULL;
@@ -84,15 +86,18 @@ CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
    return page;
 }
 
-ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a)
+ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** pagep)
 {
    CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    if (!page->sub[si]) page->sub[si] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
-   s->last_bm = a >> CP_PAGE_BITS;
-   s->last_bits = page->sub[si];
-   s->last_bm_page = page;
-   return s->last_bits;
+   Addr bm = a >> CP_PAGE_BITS;
+   UInt ci = cp_addrset_bm_slot(bm);
+   s->bm[ci].key = bm;
+   s->bm[ci].bits = page->sub[si];
+   s->bm[ci].page = page;
+   *pagep = page;
+   return page->sub[si];
 }
 
 ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
@@ -102,8 +107,8 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
       UInt   off  = (UInt)(a & (CP_PAGE_ADDRS - 1));
       SizeT  inpg = (SizeT)(CP_PAGE_ADDRS - off);
       if (inpg > n) inpg = n;
-      ULong* bits = cp_addrset_bitmap(s, a);
-      CpBigPage* page = s->last_bm_page;
+      CpBigPage* page;
+      ULong* bits = cp_addrset_bitmap(s, a, &page);
       ULong  before = added;
       SizeT  left = inpg;
       UInt   o    = off;

@@ -5,9 +5,10 @@
  * distinct byte addresses involved (its UnMA is the set's size).
  *
  * Address sets are sparse bitmaps: pages of CP_PAGE_ADDRS bits in a small
- * open-addressing hash table per set, with a one-page cache in front, so a
- * load that stays in the page of the previous one costs a compare and a few
- * bit operations.
+ * open-addressing hash table per set, with a cache of the last 8 bitmaps
+ * touched in front, so a load that stays in one of them (a loop reading a
+ * few rows of a grid touches a few) costs a hash, a compare and a few bit
+ * operations.
  *
  * The edge table is an open-addressing hash table keyed by the pair, with a
  * direct-mapped cache of recently used edges in front (cp_edge_get).
@@ -41,12 +42,18 @@ typedef struct {
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
 #define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
+#define CP_BMCACHE_BITS 3                          /* cached bitmaps: 8, by a hash of the number */
 
 typedef struct {
-   /* hot: the bitmap of the last 4 Ki addresses touched, and the count */
-   Addr        last_bm;     /* address >> CP_PAGE_BITS of last_bits, or (Addr)-1 */
-   ULong*      last_bits;
-   CpBigPage*  last_bm_page;   /* the page holding last_bits */
+   Addr       key;          /* address >> CP_PAGE_BITS, or (Addr)-1 */
+   ULong*     bits;
+   CpBigPage* page;         /* the page holding the bitmap */
+} CpBmCacheEnt;
+
+typedef struct {
+   /* hot: the last bitmaps of 4 Ki addresses touched (a loop reading a few
+      rows of an image or grid alternates between as many bitmaps) */
+   CpBmCacheEnt bm[1 << CP_BMCACHE_BITS];
    ULong       count;       /* number of addresses in the set */
    Addr        cache_pn[CP_PCACHE];    /* page numbers cached, or (Addr)-1 */
    CpBigPage*  cache_page[CP_PCACHE];
@@ -54,6 +61,11 @@ typedef struct {
    UInt        cap;         /* power of two, or 0 */
    UInt        used;
 } CpAddrSet;
+
+static inline UInt cp_addrset_bm_slot(Addr bm)
+{
+   return (UInt)(((ULong)bm * 0x9E3779B97F4A7C15ULL) >> (64 - CP_BMCACHE_BITS));
+}
 
 void  cp_addrset_init(CpAddrSet* s);
 void  cp_addrset_free(CpAddrSet* s);
@@ -66,24 +78,28 @@ Bool  cp_addrset_contains(const CpAddrSet* s, Addr a);
 /* dst |= src; returns the number of addresses added to dst. */
 ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
 
-/* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */
-/* The bitmap for a, made if absent; caches it as the last one. */
-ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a);
+/* The bitmap for a, made if absent, and its page; caches both. */
+ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** page);
 
+/* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */
 static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
 {
    UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
    UInt sh = off & 63;
    if (CP_LIKELY(sh + n <= 64)) {
       ULong* bits;
-      if (CP_LIKELY((a >> CP_PAGE_BITS) == s->last_bm)) {
-         bits = s->last_bits;
+      CpBigPage* page;
+      Addr bm = a >> CP_PAGE_BITS;
+      UInt ci = cp_addrset_bm_slot(bm);
+      if (CP_LIKELY(s->bm[ci].key == bm)) {
+         bits = s->bm[ci].bits;
+         page = s->bm[ci].page;
       } else {
          /* a page whose every address is in already: nothing to look at */
          Addr pn = a >> CP_BIG_BITS;
-         UInt ci = (UInt)(pn & (CP_PCACHE - 1));
-         if (pn == s->cache_pn[ci] && s->cache_page[ci]->nset == (1u << CP_BIG_BITS)) return 0;
-         bits = cp_addrset_bitmap(s, a);
+         UInt pi = (UInt)(pn & (CP_PCACHE - 1));
+         if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == (1u << CP_BIG_BITS)) return 0;
+         bits = cp_addrset_bitmap(s, a, &page);
       }
       ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;
       ULong* w = &bits[off >> 6];
@@ -92,7 +108,7 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
       *w |= fresh;
       UInt k = (fresh == mask) ? (UInt)n : CP_POPCOUNT64(fresh);
       s->count += k;
-      s->last_bm_page->nset += k;
+      page->nset += k;
       return k;
    }
    return cp_addrset_add_range(s, a, n);
