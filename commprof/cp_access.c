@@ -108,7 +108,17 @@ static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt
       UInt g  = cp_shadow.gran_log2;
       UInt i  = cp_shadow_index(&cp_shadow, a);
       UInt nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
-      if (LIKELY(!CP_SLOT_IS_WIDE(s))) {
+      if (LIKELY(CP_SLOT_IS_COARSE(s))) {       /* an index per 4-byte word */
+         const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+         Addr off = a & (CP_CHUNK_SIZE - 1);
+         UInt c0 = (UInt)(off >> CP_COARSE_LOG2);
+         UInt cn = (UInt)((off + sz - 1) >> CP_COARSE_LOG2) - c0 + 1;
+         const UChar* b = ch->b + c0;
+         if (LIKELY(cp_shadow_same_bytes(b, cn))) {
+            credit_one(ch->pal[b[0]], c, a, sz, n);
+            return;
+         }
+      } else if (LIKELY(!CP_SLOT_IS_WIDE(s))) {
          const CpNChunk* ch = CP_SLOT_NCHUNK(s);
          const UChar* b = ch->b + i;
          /* at granularity 1 nb is sz, a constant in the sized helpers */

@@ -80,8 +80,10 @@ static void cp_fini(Int exitcode)
       VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak; %llu bytes live, %llu bytes peak\n",
                 st.chunks_live, st.chunks_peak, st.bytes_live, st.bytes_peak);
       VG_(dmsg)("commprof: shadow: %llu chunks materialised, %llu made uniform again;"
-                " %llu wide live, %llu palettes compacted, %llu chunks widened\n",
-                st.materialised, st.made_uniform, st.wide_live, st.compacted, st.widened);
+                " %llu coarse and %llu wide live; %llu refined, %llu palettes compacted,"
+                " %llu chunks widened\n",
+                st.materialised, st.made_uniform, st.coarse_live, st.wide_live, st.refined,
+                st.compacted, st.widened);
       VG_(dmsg)("commprof: application bytes with a producer at exit: %llu;"
                 " shadow bytes per such byte: %llu.%02llu\n", written, per / 100, per % 100);
       VG_(dmsg)("commprof: near the peak: %llu shadow bytes for %llu application bytes with a"

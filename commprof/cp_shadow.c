@@ -127,11 +127,25 @@ static CpChunk* alloc_wide(CpShadowMap* m)
    return ch;
 }
 
-static CpNChunk* alloc_compact(CpShadowMap* m)
+static CpNChunk* alloc_fine(CpShadowMap* m)
 {
    CpNChunk* ch = m->npool_n ? m->npool[--m->npool_n] : CP_BIG_ALLOC(m->nchunk_bytes);
    count_alloc(m, m->nchunk_bytes);
    return ch;
+}
+
+static CpNChunk* alloc_coarse(CpShadowMap* m)
+{
+   CpNChunk* ch = m->cpool_n ? m->cpool[--m->cpool_n] : CP_BIG_ALLOC(m->cchunk_bytes);
+   m->stats.coarse_live++;
+   count_alloc(m, m->cchunk_bytes);
+   return ch;
+}
+
+/* Entries of the compact chunk of slot value s. */
+static inline UInt compact_entries(CpShadowMap* m, CpSlot s)
+{
+   return CP_SLOT_IS_COARSE(s) ? m->entries >> CP_COARSE_LOG2 : m->entries;
 }
 
 /* Release the materialised chunk of slot value s. */
@@ -144,6 +158,12 @@ static void release_chunk(CpShadowMap* m, CpSlot s)
       if (m->pool_n < CP_SHADOW_POOL_MAX) m->pool[m->pool_n++] = ch;
       else CP_BIG_FREE(ch, bytes);
       m->stats.wide_live--;
+   } else if (CP_SLOT_IS_COARSE(s)) {
+      CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      bytes = m->cchunk_bytes;
+      if (m->cpool_n < CP_SHADOW_POOL_MAX) m->cpool[m->cpool_n++] = ch;
+      else CP_BIG_FREE(ch, bytes);
+      m->stats.coarse_live--;
    } else {
       CpNChunk* ch = CP_SLOT_NCHUNK(s);
       bytes = m->nchunk_bytes;
@@ -160,16 +180,17 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
    if (!CP_SLOT_IS_UNIFORM(s)) return s;
    CpWriter w = CP_SLOT_WRITER(s);
    if (m->compact) {
-      CpNChunk* ch = alloc_compact(m);
-      CP_MEMSET(ch->b, 0, m->entries + CP_NCHUNK_TAIL);
+      CpNChunk* ch = m->coarse ? alloc_coarse(m) : alloc_fine(m);
+      UInt n = m->coarse ? m->entries >> CP_COARSE_LOG2 : m->entries;
+      CP_MEMSET(ch->b, 0, n + CP_NCHUNK_TAIL);
       CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
       ch->pal[0] = w;
       ch->npal = 1;
       ch->last_w = w;
       ch->last_i = 0;
       ch->writes = 0;
-      ch->check_at = m->entries / 2;
-      *slot = (CpSlot)ch;
+      ch->check_at = n / 2;
+      *slot = (CpSlot)ch | (m->coarse ? 4 : 0);
    } else {
       CpChunk* ch = alloc_wide(m);
       for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
@@ -186,21 +207,66 @@ static void widen(CpShadowMap* m, CpSlot* slot)
 {
    CpNChunk* nc = CP_SLOT_NCHUNK(*slot);
    CpChunk* ch = alloc_wide(m);
-   for (UInt i = 0; i < m->entries; i++) ch->e[i] = nc->pal[nc->b[i]];
-   ch->writes = nc->writes;
-   ch->check_at = nc->check_at;
+   UInt sh = CP_SLOT_IS_COARSE(*slot) ? CP_COARSE_LOG2 : 0;
+   for (UInt i = 0; i < m->entries; i++) ch->e[i] = nc->pal[nc->b[i >> sh]];
+   ch->writes = nc->writes << sh;
+   ch->check_at = nc->check_at << sh;
    release_chunk(m, *slot);
    *slot = (CpSlot)ch | 2;
    m->stats.widened++;
 }
 
-/* Drop the palette entries of ch that no block refers to; False (and
-   nothing changed) if that would free less than a quarter of the palette. */
-static Bool compact_palette(CpShadowMap* m, CpNChunk* ch)
+/* The coarse chunk of *slot becomes a fine one with the same writers. */
+static void refine(CpShadowMap* m, CpSlot* slot)
+{
+   CpNChunk* cc = CP_SLOT_NCHUNK(*slot);
+   CpNChunk* ch = alloc_fine(m);
+   CP_MEMCPY(ch, cc, sizeof(CpNChunk));             /* header, palette and hints */
+   for (UInt i = 0; i < m->entries; i++) ch->b[i] = cc->b[i >> CP_COARSE_LOG2];
+   CP_MEMSET(ch->b + m->entries, 0, CP_NCHUNK_TAIL);
+   ch->writes = cc->writes << CP_COARSE_LOG2;
+   ch->check_at = cc->check_at << CP_COARSE_LOG2;
+   release_chunk(m, *slot);
+   *slot = (CpSlot)ch;
+   m->stats.refined++;
+}
+
+/* Give palette index x to bytes [off, off+n) of the coarse chunk ch, if
+   that keeps it coarse: the words they cover partly must have x already.
+   False (nothing changed) if the chunk must turn fine first. */
+static Bool coarse_fill(CpNChunk* ch, UInt off, UInt n, UInt x)
+{
+   UInt c0 = off >> CP_COARSE_LOG2, c1 = (off + n - 1) >> CP_COARSE_LOG2;
+   UInt mask = (1u << CP_COARSE_LOG2) - 1;
+   if ((off & mask) != 0 && ch->b[c0] != x) return False;
+   if (((off + n) & mask) != 0 && ch->b[c1] != x) return False;
+   CP_MEMSET(ch->b + c0, (Int)x, c1 - c0 + 1);
+   ch->writes += c1 - c0 + 1;
+   return True;
+}
+
+void cp_shadow_store_coarse_partial(CpShadowMap* m, CpSlot* slot, Addr a, SizeT len,
+                                    CpWriter w, UInt x)
+{
+   UInt off = (UInt)(a & (CP_CHUNK_SIZE - 1));
+   if (coarse_fill(CP_SLOT_NCHUNK(*slot), off, (UInt)len, x)) {
+      if (off >> CP_COARSE_LOG2 == 0
+          || ((off + len - 1) >> CP_COARSE_LOG2) + 1 == (m->entries >> CP_COARSE_LOG2))
+         cp_shadow_check_uniform(m, slot);
+      return;
+   }
+   refine(m, slot);
+   cp_shadow_store(m, a, len, w);
+}
+
+/* Drop the palette entries of ch (n entries) that no block refers to;
+   False (and nothing changed) if that would free less than a quarter of the
+   palette. */
+static Bool compact_palette(CpShadowMap* m, CpNChunk* ch, UInt nent)
 {
    UChar used[CP_PAL_SIZE];
    CP_MEMSET(used, 0, sizeof(used));
-   for (UInt i = 0; i < m->entries; i++) used[ch->b[i]] = 1;
+   for (UInt i = 0; i < nent; i++) used[ch->b[i]] = 1;
    UInt n = 0;
    for (UInt k = 0; k < ch->npal; k++) n += used[k];
    if (n > CP_PAL_SIZE - CP_PAL_SIZE / 4) return False;
@@ -212,7 +278,7 @@ static Bool compact_palette(CpShadowMap* m, CpNChunk* ch)
          ch->pal[j++] = ch->pal[k];
       }
    ch->npal = j;
-   for (UInt i = 0; i < m->entries; i++) ch->b[i] = remap[ch->b[i]];
+   for (UInt i = 0; i < nent; i++) ch->b[i] = remap[ch->b[i]];
    CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
    ch->last_w = ch->pal[0];
    ch->last_i = 0;
@@ -228,7 +294,7 @@ UInt cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w)
    if (k >= ch->npal || ch->pal[k] != w) {
       for (k = 0; k < ch->npal && ch->pal[k] != w; k++) ;
       if (k == ch->npal) {
-         if (ch->npal == CP_PAL_SIZE && !compact_palette(m, ch)) {
+         if (ch->npal == CP_PAL_SIZE && !compact_palette(m, ch, compact_entries(m, *slot))) {
             widen(m, slot);
             return CP_PAL_SIZE;
          }
@@ -251,7 +317,7 @@ static Bool chunk_uniform(CpShadowMap* m, CpSlot s, CpWriter* w)
       *w = ch->e[0];
    } else {
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      if (!cp_shadow_same_bytes(ch->b, m->entries)) return False;
+      if (!cp_shadow_same_bytes(ch->b, compact_entries(m, s))) return False;
       *w = ch->pal[ch->b[0]];
    }
    return True;
@@ -280,11 +346,13 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
    m->compact = compact;
    m->chunk_bytes = sizeof(CpChunk) + (SizeT)m->entries * sizeof(UInt);
    m->nchunk_bytes = sizeof(CpNChunk) + (SizeT)m->entries + CP_NCHUNK_TAIL;
+   m->coarse = compact && gran_log2 == 0;
+   m->cchunk_bytes = sizeof(CpNChunk) + (SizeT)(m->entries >> CP_COARSE_LOG2) + CP_NCHUNK_TAIL;
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
       m->primary[i] = CP_SLOT_UNIFORM(0);
    m->high_tab = NULL;
    m->high_cap = m->high_used = 0;
-   m->pool_n = m->npool_n = 0;
+   m->pool_n = m->npool_n = m->cpool_n = 0;
    m->checkpoints = False;
    CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }
@@ -338,13 +406,22 @@ void cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
             x = cp_shadow_pal_index(m, slot, w);
             cs = *slot;
          }
-         if (x < CP_PAL_SIZE) {
-            CP_MEMSET(CP_SLOT_NCHUNK(cs)->b + off, (Int)x, n);
+         if (x < CP_PAL_SIZE && CP_SLOT_IS_COARSE(cs)
+             && coarse_fill(CP_SLOT_NCHUNK(cs), (UInt)off, n, x)) {
+            /* done, the chunk stays coarse (its writes counted) */
          } else {
-            UInt* e = CP_SLOT_CHUNK(cs)->e + off;
-            for (UInt i = 0; i < n; i++) e[i] = w;
+            if (x < CP_PAL_SIZE && CP_SLOT_IS_COARSE(cs)) {
+               refine(m, slot);
+               cs = *slot;
+            }
+            if (x < CP_PAL_SIZE) {
+               CP_MEMSET(CP_SLOT_NCHUNK(cs)->b + off, (Int)x, n);
+            } else {
+               UInt* e = CP_SLOT_CHUNK(cs)->e + off;
+               for (UInt i = 0; i < n; i++) e[i] = w;
+            }
+            CP_SLOT_CHUNK(cs)->writes += n;
          }
-         CP_SLOT_CHUNK(cs)->writes += n;
          cp_shadow_check_uniform(m, slot);
          maybe_drop_high(m, cn);
       }
@@ -428,7 +505,9 @@ static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
       UChar written[CP_PAL_SIZE];
       for (UInt k = 0; k < CP_PAL_SIZE; k++) written[k] = k < ch->npal && ch->pal[k] != 0;
-      for (UInt i = 0; i < m->entries; i++) n += written[ch->b[i]];
+      UInt sh = CP_SLOT_IS_COARSE(s) ? CP_COARSE_LOG2 : 0;
+      for (UInt i = 0; i < (m->entries >> sh); i++) n += written[ch->b[i]];
+      n <<= sh;
    }
    return n << m->gran_log2;
 }

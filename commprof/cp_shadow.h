@@ -17,7 +17,10 @@
  *     byte per block, an index into a palette of up to 256 writers kept in
  *     the chunk's header (a chunk of memory rarely has more than a few
  *     writers at a time); a wide chunk holds the 32-bit writer of every
- *     block.  A compact chunk whose palette is full drops the writers no
+ *     block.  At granularity 1 a compact chunk starts *coarse*, with an
+ *     index per aligned 4-byte word, and turns *fine* (an index per byte)
+ *     when a store gives part of a word a writer the rest does not have:
+ *     data written in whole ints, floats, pointers or doubles never does.  A compact chunk whose palette is full drops the writers no
  *     block refers to any more, and turns wide when that frees less than a
  *     quarter of it.  Maps made with compact = False (the maps of heap
  *     blocks and of store serials, whose values are many per chunk) use wide
@@ -29,9 +32,10 @@
  *     shadow memory and its loads touch no shadow entries;
  *   - for addresses at or above 2^CP_DIRECT_BITS, a hash table from chunk
  *     number to slot.
- * At granularity 1 a compact chunk costs a little over 1 byte per
- * application byte (1 KiB of palette per 64 KiB), a wide one 4; memory that
- * was never written, or that one producer wrote entirely, costs nothing.
+ * At granularity 1 a coarse chunk costs a little over 0.25 byte per
+ * application byte (1 KiB of palette per 64 KiB), a fine one a little over
+ * 1, a wide one 4; memory that was never written, or that one producer wrote
+ * entirely, costs nothing.
  *
  * The same structure serves, with other granularities, as the map from
  * addresses to heap blocks and other data objects (cp_objects.c): every
@@ -78,20 +82,23 @@ typedef struct {
 } CpNChunk;
 
 /* A slot: (w << 1) | 1 for a uniform chunk of writer w, a CpNChunk* for a
-   compact chunk, a CpChunk* | 2 for a wide one. */
+   compact chunk (| 4 if coarse), a CpChunk* | 2 for a wide one. */
 typedef UWord CpSlot;
 #define CP_SLOT_UNIFORM(w)     ((((CpSlot)(w)) << 1) | 1)
 #define CP_SLOT_IS_UNIFORM(s)  ((s) & 1)
 #define CP_SLOT_WRITER(s)      ((CpWriter)((s) >> 1))
 #define CP_SLOT_IS_WIDE(s)     ((s) & 2)            /* of a slot that is not uniform */
-#define CP_SLOT_CHUNK(s)       ((CpChunk*)((s) & ~(CpSlot)2))
-#define CP_SLOT_NCHUNK(s)      ((CpNChunk*)(s))
+#define CP_SLOT_IS_COARSE(s)   ((s) & 4)            /* of a compact chunk's slot */
+#define CP_SLOT_CHUNK(s)       ((CpChunk*)((s) & ~(CpSlot)7))
+#define CP_SLOT_NCHUNK(s)      ((CpNChunk*)((s) & ~(CpSlot)7))
+#define CP_COARSE_LOG2         2                    /* a coarse entry: 4 bytes */
 
 /* Statistics. */
 typedef struct {
    ULong chunks_live;        /* materialised chunks now (compact and wide) */
    ULong chunks_peak;
    ULong wide_live;          /* of these, wide */
+   ULong coarse_live;        /* and compact coarse */
    ULong bytes_live;         /* shadow bytes in materialised chunks */
    ULong bytes_peak;
    ULong high_chunks_live;   /* slots above the direct range that are not uniform 0 */
@@ -99,6 +106,7 @@ typedef struct {
    ULong materialised;       /* times a chunk was materialised */
    ULong compacted;          /* times a full palette dropped unused writers */
    ULong widened;            /* times a compact chunk turned wide */
+   ULong refined;            /* times a coarse chunk turned fine */
    /* Shadow per written byte near the peak: whenever the live chunks grow
       past 9/8 of the last checkpoint, the map counts the application bytes
       that have a writer (a scan of the materialised chunks). */
@@ -116,14 +124,18 @@ typedef struct {
    UInt        gran_log2;        /* 0..4 */
    UInt        entries;          /* entries per chunk */
    Bool        compact;          /* materialise compact chunks */
+   Bool        coarse;           /* coarse ones first (compact at granularity 1) */
    SizeT       chunk_bytes;      /* sizeof(CpChunk) + 4 * entries */
    SizeT       nchunk_bytes;     /* sizeof(CpNChunk) + entries + CP_NCHUNK_TAIL */
+   SizeT       cchunk_bytes;     /* sizeof(CpNChunk) + entries / 4 + CP_NCHUNK_TAIL */
    CpHighSlot* high_tab;         /* chunks above the direct range */
    SizeT       high_cap, high_used;
    CpChunk*    pool[CP_SHADOW_POOL_MAX];   /* released wide chunks kept for reuse */
    UInt        pool_n;
-   CpNChunk*   npool[CP_SHADOW_POOL_MAX];  /* and compact ones */
+   CpNChunk*   npool[CP_SHADOW_POOL_MAX];  /* and fine compact ones */
    UInt        npool_n;
+   CpNChunk*   cpool[CP_SHADOW_POOL_MAX];  /* and coarse ones */
+   UInt        cpool_n;
    Bool        checkpoints;      /* keep the ckpt_* statistics (they cost scans) */
    CpShadowStats stats;
 } CpShadowMap;
@@ -132,7 +144,7 @@ typedef struct {
 extern CpShadowMap cp_shadow;
 
 /* Set up m for blocks of 2^gran_log2 bytes (0..4), all unwritten; with
-   compact, materialised chunks start compact. */
+   compact, materialised chunks start compact (coarse at granularity 1). */
 void   cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact);
 /* Forget everything (all memory becomes unwritten) and release every chunk. */
 void   cp_shadow_reset(CpShadowMap* m);
@@ -146,6 +158,11 @@ void     cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot);
 /* The palette index of w in the compact chunk of *slot, added if absent;
    CP_PAL_SIZE if the chunk had to turn wide instead. */
 UInt     cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w);
+/* A store of len bytes at a (within one chunk of the direct range) by w,
+   whose palette index is x, into the coarse chunk of *slot that does not
+   cover whole words: turns the chunk fine if it must. */
+void     cp_shadow_store_coarse_partial(CpShadowMap* m, CpSlot* slot, Addr a, SizeT len,
+                                        CpWriter w, UInt x);
 
 /* The slot of the chunk holding a. */
 static inline CpSlot cp_shadow_slot(CpShadowMap* m, Addr a)
@@ -165,7 +182,7 @@ static inline CpWriter cp_shadow_chunk_get(CpSlot s, UInt i)
 {
    if (CP_SLOT_IS_WIDE(s)) return CP_SLOT_CHUNK(s)->e[i];
    const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-   return ch->pal[ch->b[i]];
+   return ch->pal[ch->b[CP_SLOT_IS_COARSE(s) ? i >> CP_COARSE_LOG2 : i]];
 }
 
 /* Writer of the block holding byte a. */
@@ -248,6 +265,18 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
    if (CP_LIKELY(!CP_SLOT_IS_WIDE(s))) {
       CpNChunk* ch = CP_SLOT_NCHUNK(s);
       UInt x = CP_LIKELY(ch->last_w == w) ? ch->last_i : cp_shadow_pal_index(m, slot, w);
+      if (CP_LIKELY(x < CP_PAL_SIZE) && CP_SLOT_IS_COARSE(s)) {
+         if (CP_UNLIKELY(((off | len) & 3) != 0)) {
+            cp_shadow_store_coarse_partial(m, slot, a, len, w, x);
+            return;
+         }
+         UInt c0 = (UInt)(off >> CP_COARSE_LOG2), nw = (UInt)(len >> CP_COARSE_LOG2);
+         cp_shadow_fill_bytes(ch->b + c0, nw, x);
+         ch->writes += nw;
+         if (CP_UNLIKELY(c0 == 0 || c0 + nw == (m->entries >> CP_COARSE_LOG2)))
+            cp_shadow_check_uniform(m, slot);
+         return;
+      }
       if (CP_LIKELY(x < CP_PAL_SIZE)) {
          /* at granularity 1 nb is len, often a constant of the caller */
          if (CP_LIKELY(g == 0)) cp_shadow_fill_bytes(ch->b + i0, (UInt)len, x);

@@ -43,6 +43,8 @@
  *     and on one without (-wide: the maps of objects and serials); random
  *     writers of compact maps come from a pool of 300, so that palettes fill,
  *     are compacted and chunks turn wide; shadow/palette-* checks when;
+ *     shadow/coarse-* checks when a compact chunk at granularity 1 stays
+ *     coarse (an index per 4-byte word) and when it turns fine;
  *   - wrap-around: a range [a, a+len) that runs past 2^64 is clamped to
  *     [a, 2^64): every block from a's to the last one of the address space is
  *     acted on and nothing at low addresses is touched.  This is what the
@@ -66,7 +68,8 @@ static CpShadowMap M;
 static UInt  G;             /* granularity log2 of this case */
 static Addr  BPC;           /* blocks (entries) per chunk */
 static ULong WIDE_BYTES;    /* bytes of a wide chunk */
-static ULong NARROW_BYTES;  /* bytes of a compact chunk */
+static ULong NARROW_BYTES;  /* bytes of a fine compact chunk */
+static ULong COARSE_BYTES;  /* bytes of a coarse compact chunk */
 static int   COMPACT;       /* this case's map makes compact chunks */
 static char  opdesc[256];   /* the operation being checked, for messages */
 static unsigned long opno;
@@ -229,7 +232,8 @@ static const char* slot_str(CpSlot s)
 {
    static char buf[64];
    if (CP_SLOT_IS_UNIFORM(s)) snprintf(buf, sizeof buf, "uniform %u", CP_SLOT_WRITER(s));
-   else snprintf(buf, sizeof buf, "materialised %s", CP_SLOT_IS_WIDE(s) ? "wide" : "compact");
+   else snprintf(buf, sizeof buf, "materialised %s", CP_SLOT_IS_WIDE(s) ? "wide"
+                 : CP_SLOT_IS_COARSE(s) ? "coarse" : "fine");
    return buf;
 }
 
@@ -318,13 +322,18 @@ static void verify_slots(const Win* w, int full)
 
 static void verify_stats(void)
 {
-   ULong live = 0, wide = 0, high = 0;
+   ULong live = 0, wide = 0, coarse = 0, high = 0;
    for (unsigned i = 0; i < NW; i++)
       for (Addr k = 0; k < W[i].nch; k++) {
          Addr a = W[i].base + k * CH;
          CpSlot s = cp_shadow_slot(&M, a);
          if (!CP_SLOT_IS_UNIFORM(s)) live++;
          if (!CP_SLOT_IS_UNIFORM(s) && CP_SLOT_IS_WIDE(s)) wide++;
+         if (!CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s) && CP_SLOT_IS_COARSE(s)) coarse++;
+         if (!CP_SLOT_IS_UNIFORM(s) && CP_SLOT_IS_COARSE(s) && (G != 0 || !COMPACT
+                                                               || CP_SLOT_IS_WIDE(s)))
+            FAILF("after %s: a coarse chunk at 0x%lx (granularity %u, %s map, slot %s)",
+                  opdesc, a, G, COMPACT ? "compact" : "wide", slot_str(s));
          if (!COMPACT && !CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s))
             FAILF("after %s: a map without compact chunks has one at 0x%lx", opdesc, a);
          if ((a >> CP_CHUNK_BITS) >= CP_PRIMARY_SIZE && s != U(0)) high++;
@@ -336,7 +345,9 @@ static void verify_stats(void)
    CHECK_EQ(st.high_chunks_live, high,
             "stats.high_chunks_live (high slots not uniform 0) after %s", opdesc);
    CHECK_EQ(st.wide_live, wide, "stats.wide_live (wide slots) after %s", opdesc);
-   CHECK_EQ(st.bytes_live, wide * WIDE_BYTES + (live - wide) * NARROW_BYTES,
+   CHECK_EQ(st.coarse_live, coarse, "stats.coarse_live (coarse slots) after %s", opdesc);
+   CHECK_EQ(st.bytes_live, wide * WIDE_BYTES + coarse * COARSE_BYTES
+                           + (live - wide - coarse) * NARROW_BYTES,
             "stats.bytes_live after %s", opdesc);
    CHECK(st.chunks_peak >= seen_live_max && st.chunks_peak >= last_st.chunks_peak,
          "after %s: stats.chunks_peak = %llu, but %llu chunks were seen live (previous peak %llu)",
@@ -349,7 +360,8 @@ static void verify_stats(void)
          (unsigned long long)st.bytes_peak, (unsigned long long)st.bytes_live,
          (unsigned long long)st.chunks_peak);
    CHECK(st.materialised >= last_st.materialised && st.made_uniform >= last_st.made_uniform
-         && st.compacted >= last_st.compacted && st.widened >= last_st.widened,
+         && st.compacted >= last_st.compacted && st.widened >= last_st.widened
+         && st.refined >= last_st.refined,
          "after %s: a counter decreased", opdesc);
    CHECK(st.chunks_live <= st.materialised, "after %s: more chunks live (%llu) than ever "
          "materialised (%llu)", opdesc, (unsigned long long)st.chunks_live,
@@ -483,6 +495,7 @@ static void setup(uintptr_t arg)
    BPC = CH >> g;
    WIDE_BYTES = sizeof(CpChunk) + BPC * sizeof(UInt);
    NARROW_BYTES = sizeof(CpNChunk) + BPC + CP_NCHUNK_TAIL;
+   COARSE_BYTES = sizeof(CpNChunk) + (BPC >> CP_COARSE_LOG2) + CP_NCHUNK_TAIL;
    NW = 0;
    opno = 0;
    seen_live_max = 0;
@@ -580,6 +593,7 @@ static void case_basic(uintptr_t g)
    CHECK(!CP_SLOT_IS_UNIFORM(cp_shadow_slot(&M, 0x1003)), "a one-byte write left the chunk uniform");
    cp_shadow_get_stats(&M, &st);
    CHECK_EQ(st.chunks_live, 1, "chunks_live after writing one byte");
+   /* (at granularity 1 the byte makes the coarse chunk fine at once) */
    CHECK_EQ(st.bytes_live, COMPACT ? NARROW_BYTES : WIDE_BYTES, "bytes_live after writing one byte");
    verify_all();
 
@@ -1213,6 +1227,95 @@ static void case_palette_random(uintptr_t g)
    teardown();
 }
 
+/* Coarse chunks (compact maps at granularity 1): whole words keep a chunk
+   coarse, and so do parts of words that already have the writer; a part of
+   a word given another writer makes it fine; values never change. */
+static void case_coarse(uintptr_t g)
+{
+   setup(g);
+   std_windows();
+   Addr base = W[W_MID].base;
+   CpShadowStats st;
+   Bool coarse_map = COMPACT && G == 0;
+   op_store(base + 64, 8, 5);                       /* words: coarse */
+   op_store(base + 72, 4, 6);
+   op_set(base + 4096, 4096, 7);
+   check_load(base + 60, 16);
+   check_load(base + 70, 4);
+   cp_shadow_get_stats(&M, &st);
+   if (coarse_map) {
+      CHECK(CP_SLOT_IS_COARSE(cp_shadow_slot(&M, base)), "word stores: the chunk is %s",
+            slot_str(cp_shadow_slot(&M, base)));
+      CHECK_EQ(st.coarse_live, 1, "coarse chunks live after word stores");
+   }
+   verify_all();
+   op_store(base + 65, 1, 5);                       /* part of a word of its writer */
+   op_store(base + 73, 2, 6);
+   op_set(base + 4097, 3, 7);
+   op_store(base + 66, 2, 5);
+   cp_shadow_get_stats(&M, &st);
+   if (coarse_map) {
+      CHECK(CP_SLOT_IS_COARSE(cp_shadow_slot(&M, base)),
+            "parts of words by their own writer: the chunk is %s", slot_str(cp_shadow_slot(&M, base)));
+      CHECK_EQ(st.refined, 0, "chunks refined by parts of words of their own writer");
+   }
+   verify_all();
+   op_store(base + 74, 2, 9);                       /* part of a word, another writer */
+   cp_shadow_get_stats(&M, &st);
+   if (coarse_map) {
+      CHECK(!CP_SLOT_IS_COARSE(cp_shadow_slot(&M, base)) && !CP_SLOT_IS_WIDE(cp_shadow_slot(&M, base)),
+            "half a word by another writer: the chunk is %s", slot_str(cp_shadow_slot(&M, base)));
+      CHECK_EQ(st.refined, 1, "chunks refined");
+      CHECK_EQ(st.coarse_live, 0, "coarse chunks live after the refinement");
+   }
+   for (Addr k = 56; k < 84; k++) check_load(base + k, 1);
+   check_load(base + 72, 4);
+   verify_all();
+   /* set_range: unaligned ends of its own writer keep a chunk coarse */
+   Addr b2 = base + CH;
+   op_set(b2 + 100, 52, 3);                         /* words 25..37 */
+   op_set(b2 + 148, 8, 3);                          /* words 37 and 38 */
+   op_set(b2 + 102, 10, 3);                         /* parts of words of 3 */
+   cp_shadow_get_stats(&M, &st);
+   if (coarse_map) {
+      CHECK(CP_SLOT_IS_COARSE(cp_shadow_slot(&M, b2)), "set_range of words: the chunk is %s",
+            slot_str(cp_shadow_slot(&M, b2)));
+   }
+   op_set(b2 + 1, 1, 4);
+   if (coarse_map)
+      CHECK(!CP_SLOT_IS_COARSE(cp_shadow_slot(&M, b2)), "a byte by another writer: the chunk is %s",
+            slot_str(cp_shadow_slot(&M, b2)));
+   verify_all();
+   /* a coarse chunk with too many live writers widens directly */
+   Addr b3 = base + 2 * CH;
+   for (UInt k = 0; k < 300; k++) op_store(b3 + 8 * k, 8, 500 + k);
+   cp_shadow_get_stats(&M, &st);
+   if (COMPACT)
+      CHECK(CP_SLOT_IS_WIDE(cp_shadow_slot(&M, b3)), "300 live writers: the chunk is %s",
+            slot_str(cp_shadow_slot(&M, b3)));
+   for (UInt k = 0; k < 300; k++) check_load(b3 + 8 * k + (k & 7), 1);
+   verify_all();
+   /* a full palette of a coarse chunk is compacted, and the chunk stays coarse */
+   Addr b4 = W[W_7FFF].base;
+   for (UInt k = 0; k < 255; k++) op_store(b4 + 4 * k, 4, 900 + k);
+   op_set(b4, 4 * 200, 900);
+   op_store(b4 + 4096, 4, 5000);
+   cp_shadow_get_stats(&M, &st);
+   if (coarse_map) {
+      CHECK(CP_SLOT_IS_COARSE(cp_shadow_slot(&M, b4)), "after a compaction the chunk is %s",
+            slot_str(cp_shadow_slot(&M, b4)));
+      CHECK(st.compacted >= 1, "no compaction of a coarse chunk's palette");
+   }
+   for (UInt k = 0; k < 260; k++) check_load(b4 + 4 * k, 4);
+   verify_all();
+   /* overwritten whole by word stores: uniform again */
+   for (Addr o = 0; o < CH; o += 8) op_store(base + o, 8, 11);
+   CHECK(cp_shadow_slot(&M, base) == U(11), "a chunk written whole is %s",
+         slot_str(cp_shadow_slot(&M, base)));
+   verify_all();
+   teardown();
+}
+
 int main(int argc, char** argv)
 {
    tc_env();
@@ -1232,6 +1335,7 @@ int main(int argc, char** argv)
       { "copy-wrap-src", case_copy_wrap_src,  2 },
       { "palette",       case_palette,        20 },
       { "palette-random", case_palette_random, 60 },
+      { "coarse",        case_coarse,         20 },
    };
    for (unsigned i = 0; i < sizeof per_g / sizeof per_g[0]; i++)
       for (unsigned g = 0; g <= 3; g++)
