@@ -112,9 +112,10 @@ static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt
          const CpNChunk* ch = CP_SLOT_NCHUNK(s);
          Addr off = a & (CP_CHUNK_SIZE - 1);
          UInt c0 = (UInt)(off >> CP_COARSE_LOG2);
-         UInt cn = (UInt)((off + sz - 1) >> CP_COARSE_LOG2) - c0 + 1;
+         UInt c1 = (UInt)((off + sz - 1) >> CP_COARSE_LOG2);
          const UChar* b = ch->b + c0;
-         if (LIKELY(cp_shadow_same_bytes(b, cn))) {
+         /* within one word (an aligned int or float): nothing to compare */
+         if (LIKELY(c0 == c1) || LIKELY(cp_shadow_same_bytes(b, c1 - c0 + 1))) {
             credit_one(ch->pal[b[0]], c, a, sz, n);
             return;
          }
