@@ -15,22 +15,85 @@
 #include "cp_callstack.h"
 #include "cp_objects.h"
 #include "cp_options.h"
-#include "pub_tool_hashtable.h"
 #include "pub_tool_replacemalloc.h"
 
-typedef struct Block {
-   struct Block* next;
-   UWord         key;        /* payload address */
-   SizeT         size;       /* requested size */
-   UInt          inst;       /* its instance in cp_objects, with --objects=yes */
+/* The live blocks: an open-addressing table keyed by payload address (0 is
+   an empty slot), grown at half full, with backward-shift deletion.  One
+   probe is one cache line: malloc-heavy programs spend much of their time
+   here. */
+typedef struct {
+   Addr  key;                /* payload address */
+   SizeT size;               /* requested size */
+   UInt  inst;               /* its instance in cp_objects, with --objects=yes */
 } Block;
 
-static VgHashTable* blocks;
-static CpHeapStats  stats;
+static Block*      tab;
+static SizeT       tab_cap;       /* a power of two */
+static SizeT       tab_used;
+static CpHeapStats stats;
+
+static inline SizeT slot_of(Addr key)
+{
+   return (SizeT)(((ULong)(key >> 4) * 0x9E3779B97F4A7C15ULL) >> 32) & (tab_cap - 1);
+}
+
+static void tab_insert_nogrow(const Block* b)
+{
+   SizeT i = slot_of(b->key);
+   while (tab[i].key) i = (i + 1) & (tab_cap - 1);
+   tab[i] = *b;
+}
+
+static void block_add(Addr key, SizeT size, UInt inst)
+{
+   if ((tab_used + 1) * 2 > tab_cap) {
+      Block* old = tab;
+      SizeT old_cap = tab_cap;
+      tab_cap = old_cap ? old_cap * 2 : 1024;
+      tab = VG_(calloc)("cp.heap.blocks", tab_cap, sizeof(Block));
+      for (SizeT i = 0; i < old_cap; i++)
+         if (old[i].key) tab_insert_nogrow(&old[i]);
+      if (old) VG_(free)(old);
+   }
+   Block b = { key, size, inst };
+   tab_insert_nogrow(&b);
+   tab_used++;
+}
+
+static Block* block_find(Addr key)
+{
+   if (key == 0 || tab_cap == 0) return NULL;
+   SizeT i = slot_of(key);
+   while (tab[i].key) {
+      if (tab[i].key == key) return &tab[i];
+      i = (i + 1) & (tab_cap - 1);
+   }
+   return NULL;
+}
+
+static void block_remove(Block* b)
+{
+   SizeT i = (SizeT)(b - tab), j = i;
+   tab[i].key = 0;
+   for (;;) {
+      j = (j + 1) & (tab_cap - 1);
+      if (tab[j].key == 0) break;
+      SizeT k = slot_of(tab[j].key);
+      /* move j back to i if its home k is cyclically outside (i, j] */
+      Bool move = (i <= j) ? (k <= i || k > j) : (k <= i && k > j);
+      if (move) {
+         tab[i] = tab[j];
+         tab[j].key = 0;
+         i = j;
+      }
+   }
+   tab_used--;
+}
 
 void cp_heap_init(void)
 {
-   blocks = VG_(HT_construct)("cp.heap.blocks");
+   tab = NULL;
+   tab_cap = tab_used = 0;
    VG_(memset)(&stats, 0, sizeof(stats));
 }
 
@@ -49,11 +112,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
       CpThread* t = cp_thread_of(tid);
       cp_record_write((Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
    }
-   Block* b = VG_(malloc)("cp.heap.block", sizeof(Block));
-   b->key = (UWord)p;
-   b->size = size;
-   b->inst = cp_clo.objects ? cp_objects_block_alloc(tid, (Addr)p, size) : 0;
-   VG_(HT_add_node)(blocks, b);
+   block_add((Addr)p, size, cp_clo.objects ? cp_objects_block_alloc(tid, (Addr)p, size) : 0);
    stats.blocks_allocated++;
    stats.bytes_allocated += size;
    stats.blocks_live++;
@@ -64,13 +123,13 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
 
 static void free_block(void* p)
 {
-   Block* b = VG_(HT_remove)(blocks, (UWord)p);
+   Block* b = block_find((Addr)p);
    if (!b) return;                 /* not ours: ignore, as the other tools do */
    if (cp_clo.objects) cp_objects_block_free(b->inst);
    cp_record_write((Addr)p, b->size, 0);
    stats.blocks_live--;
    stats.bytes_live -= b->size;
-   VG_(free)(b);
+   block_remove(b);
    VG_(cli_free)(p);
 }
 
@@ -102,7 +161,7 @@ static void cp_builtin_vec_delete_aligned(ThreadId tid, void* p, SizeT align) { 
 static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
 {
    if (p == NULL) return cp_malloc(tid, new_size);
-   Block* b = VG_(HT_lookup)(blocks, (UWord)p);
+   Block* b = block_find((Addr)p);
    if (!b) return NULL;             /* realloc of something not allocated */
    if ((SSizeT)new_size < 0) return NULL;
    if (new_size <= b->size) {
@@ -119,21 +178,20 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    cp_record_copy((Addr)q, (Addr)p, b->size);
    if (cp_clo.objects) cp_objects_block_move(b->inst, (Addr)q, new_size);
    cp_record_write((Addr)p, b->size, 0);
-   VG_(HT_remove)(blocks, (UWord)p);
    VG_(cli_free)(p);
    stats.blocks_allocated++;
    stats.bytes_allocated += new_size;
    stats.bytes_live += new_size - b->size;
    if (stats.bytes_live > stats.bytes_peak) stats.bytes_peak = stats.bytes_live;
-   b->key = (UWord)q;
-   b->size = new_size;
-   VG_(HT_add_node)(blocks, b);
+   UInt inst = b->inst;
+   block_remove(b);
+   block_add((Addr)q, new_size, inst);
    return q;
 }
 
 static SizeT cp_malloc_usable_size(ThreadId tid, void* p)
 {
-   Block* b = VG_(HT_lookup)(blocks, (UWord)p);
+   Block* b = block_find((Addr)p);
    return b ? b->size : 0;
 }
 
