@@ -5,7 +5,7 @@
  * distinct byte addresses involved (its UnMA is the set's size).
  *
  * Address sets are sparse bitmaps: pages of CP_PAGE_ADDRS bits in a small
- * open-addressing hash table per set, with a cache of the last 8 bitmaps
+ * open-addressing hash table per set, with a cache of the last 32 bitmaps
  * touched in front, so a load that stays in one of them (a loop reading a
  * few rows of a grid touches a few) costs a hash, a compare and a few bit
  * operations.
@@ -42,7 +42,7 @@ typedef struct {
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
 #define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
-#define CP_BMCACHE_BITS 3                          /* cached bitmaps: 8, by a hash of the number */
+#define CP_BMCACHE_BITS 5                          /* cached bitmaps: 32, by a hash of the number */
 
 typedef struct {
    Addr       key;          /* address >> CP_PAGE_BITS, or (Addr)-1 */
