@@ -199,6 +199,12 @@ VG_REGPARM(2) void cp_h_store_do (Addr a, UWord sz)            { access(a, sz, N
 VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_MODIFY, True); }
 VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz)            { access(a, sz, NULL, K_MODIFY, True); }
 
+static __attribute__((noinline)) void addrset_add_slow(CpAddrSet* as, Addr a, SizeT sz)
+{
+   if (LIKELY(sz <= 64)) cp_addrset_add_small(as, a, sz);
+   else cp_addrset_add_range(as, a, sz);
+}
+
 /* The common load, without a call: the node's context is known, the access
    is not on the stack, collection is on, the bytes have one producer that
    the chunk gives without comparing entries (a uniform chunk, a word of a
@@ -248,24 +254,28 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    if (LIKELY(n->ecache_key[0] == key)) e = (CpEdge*)n->ecache_edge[0];
    else if (n->ecache_key[1] == key) e = (CpEdge*)n->ecache_edge[1];
    else return False;
-   UInt sh = (UInt)(a & 63);
-   if (UNLIKELY(sh + sz > 64)) return False;
-   Addr bm = a >> CP_PAGE_BITS;
-   CpBmCacheEnt* be = &e->addrs.bm[cp_addrset_bm_slot(bm)];
-   if (UNLIKELY(be->key != bm)) return False;
-   ULong mask = (sz == 64 ? ~0ULL : ((1ULL << sz) - 1)) << sh;
-   ULong* w = &be->bits[(a & (CP_PAGE_ADDRS - 1)) >> 6];
-   ULong fresh = mask & ~*w;
-   if (fresh) {
-      if (UNLIKELY(fresh != mask)) return False;      /* partly new: a popcount */
-      *w |= fresh;
-      e->addrs.count += sz;
-      be->page->nset += (UInt)sz;
-   }
    e->bytes += sz;
    e->accesses++;
    n->loads++;
    n->bytes_read += sz;
+   UInt sh = (UInt)(a & 63);
+   Addr bm = a >> CP_PAGE_BITS;
+   CpBmCacheEnt* be = &e->addrs.bm[cp_addrset_bm_slot(bm)];
+   if (LIKELY(sh + sz <= 64) && LIKELY(be->key == bm)) {
+      ULong mask = (sz == 64 ? ~0ULL : ((1ULL << sz) - 1)) << sh;
+      ULong* w = &be->bits[(a & (CP_PAGE_ADDRS - 1)) >> 6];
+      ULong fresh = mask & ~*w;
+      if (LIKELY(fresh == 0)) return True;
+      if (LIKELY(fresh == mask)) {
+         *w |= fresh;
+         e->addrs.count += sz;
+         be->page->nset += (UInt)sz;
+         return True;
+      }
+   }
+   /* another bitmap, or partly new addresses: the general path, called last
+      so that the call is a jump */
+   addrset_add_slow(&e->addrs, a, sz);
    return True;
 }
 
