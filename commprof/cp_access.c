@@ -205,13 +205,15 @@ static __attribute__((noinline)) void addrset_add_slow(CpAddrSet* as, Addr a, Si
    else cp_addrset_add_range(as, a, sz);
 }
 
-/* The common load, without a call: the node's context is known, the access
-   is not on the stack, collection is on, the bytes have one producer that
-   the chunk gives without comparing entries (a uniform chunk, a word of a
-   coarse chunk, up to 8 bytes of a fine one), the edge is the node's last
-   one and the addresses' bitmap is cached.  Does everything access() would
-   do and returns True; or changes nothing and returns False.  Having no
-   call, the helpers built on it save no registers on this path. */
+/* The common load: the node's context is known, the access is not on the
+   stack, collection is on, the bytes have one producer that the chunk gives
+   with at most one word compare (a uniform chunk, words of a coarse chunk,
+   up to 8 bytes of a fine one), and the edge is one of the node's last two.
+   Then it does everything access() would do and returns True (the
+   addresses go to the edge's set inline when their bitmap is cached, else
+   through a call made last, a jump); otherwise it changes nothing and
+   returns False.  Its common path has no call, so the helpers built on it
+   save no registers. */
 static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, CpNode* sn)
 {
    CpNode* n;
