@@ -22,6 +22,15 @@
 
 Bool cp_ignore_stack;
 Bool cp_load_extras;         /* time slices or first-read bytes are on */
+UInt cp_hot_flags = CP_HOT_NOCOLLECT;
+
+void cp_hot_flags_update(void)
+{
+   cp_hot_flags = (cp_redirect_node != NULL ? CP_HOT_REDIRECT : 0)
+                | (cp_collect_mask == 0 ? CP_HOT_NOCOLLECT : 0)
+                | (cp_load_extras ? CP_HOT_LOADEXTRA : 0)
+                | (cp_clo_first_read ? CP_HOT_FIRSTREAD : 0);
+}
 
 static inline Bool on_current_stack(Addr a)
 {
@@ -219,16 +228,17 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    CpNode* n;
    UInt c;
    if (sn) {
-      if (UNLIKELY(cp_redirect_node != NULL)) return False;
+      if (UNLIKELY(cp_hot_flags & (CP_HOT_REDIRECT | CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA)))
+         return False;
       n = sn;
       c = cp_cur_map[n->id];
       if (UNLIKELY(c == 0)) return False;
    } else {
+      if (UNLIKELY(cp_hot_flags & (CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA))) return False;
       n = cp_cur_node;
       c = cp_cur_ctx;
    }
-   if (UNLIKELY(on_current_stack(a)) || UNLIKELY(cp_collect_mask == 0)
-       || UNLIKELY(cp_load_extras)) return False;
+   if (UNLIKELY(on_current_stack(a))) return False;
    Addr off = a & (CP_CHUNK_SIZE - 1);
    Addr cn  = a >> CP_CHUNK_BITS;
    if (UNLIKELY(off + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE)) return False;
@@ -291,14 +301,80 @@ static __attribute__((noinline)) void load_slow_d(Addr a, UWord sz)
    access(a, sz, NULL, K_LOAD, False);
 }
 
-/* The same for the common sizes, with the size a constant of the helper. */
+/* The common store: as for load_fast, the node's context is known, the
+   access is not on the stack and collection is on; and the store changes
+   no more than the bytes of its own chunk: the chunk is uniform and already
+   the writer's, or compact with the writer the one of its last store, the
+   store covers whole words of a coarse chunk (or any bytes of a fine one at
+   granularity 1) and does not reach either end of the chunk (where the
+   uniformity check is due).  Then it does everything access() would do and
+   returns True; otherwise it changes nothing and returns False. */
+static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
+{
+   CpNode* n;
+   UInt c;
+   if (sn) {
+      if (UNLIKELY(cp_hot_flags & (CP_HOT_REDIRECT | CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD)))
+         return False;
+      n = sn;
+      c = cp_cur_map[n->id];
+      if (UNLIKELY(c == 0)) return False;
+   } else {
+      if (UNLIKELY(cp_hot_flags & (CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD))) return False;
+      n = cp_cur_node;
+      c = cp_cur_ctx;
+   }
+   if (UNLIKELY(on_current_stack(a))) return False;
+   Addr off = a & (CP_CHUNK_SIZE - 1);
+   Addr cn  = a >> CP_CHUNK_BITS;
+   if (UNLIKELY(off + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE)) return False;
+   CpSlot s = cp_shadow.primary[cn];
+   if (CP_SLOT_IS_UNIFORM(s)) {
+      if (UNLIKELY(s != CP_SLOT_UNIFORM(c))) return False;
+   } else if (LIKELY(CP_SLOT_IS_COARSE(s))) {
+      CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      UInt c0 = (UInt)(off >> CP_COARSE_LOG2), nw = (UInt)(sz >> CP_COARSE_LOG2);
+      if (UNLIKELY(ch->last_w != c) || UNLIKELY(((off | sz) & 3) != 0) || UNLIKELY(c0 == 0)
+          || UNLIKELY(c0 + nw == (CP_CHUNK_SIZE >> CP_COARSE_LOG2))) return False;
+      cp_shadow_fill_bytes(ch->b + c0, nw, ch->last_i);
+      ch->writes += nw;
+   } else if (!CP_SLOT_IS_WIDE(s) && cp_shadow.gran_log2 == 0) {
+      CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      if (UNLIKELY(ch->last_w != c) || UNLIKELY(off == 0)
+          || UNLIKELY(off + sz == CP_CHUNK_SIZE)) return False;
+      cp_shadow_fill_bytes(ch->b + off, (UInt)sz, ch->last_i);
+      ch->writes += (UInt)sz;
+   } else {
+      return False;
+   }
+   n->stores++;
+   n->bytes_written += sz;
+   return True;
+}
+
+static __attribute__((noinline)) void store_slow_n(Addr a, UWord sz, CpNode* sn)
+{
+   access(a, sz, sn, K_STORE, False);
+}
+
+static __attribute__((noinline)) void store_slow_d(Addr a, UWord sz)
+{
+   access(a, sz, NULL, K_STORE, False);
+}
+
+/* The same for the common sizes, with the size a constant of the helper.
+   Generated code passes a node helper its node, never NULL. */
 #define CP_SIZED_HELPERS(SZ) \
    VG_REGPARM(2) void cp_h_load_n##SZ  (Addr a, CpNode* n) \
-   { if (!load_fast(a, SZ, n)) load_slow_n(a, SZ, n); } \
+   { if (n == NULL) __builtin_unreachable(); \
+     if (!load_fast(a, SZ, n)) load_slow_n(a, SZ, n); } \
    VG_REGPARM(1) void cp_h_load_d##SZ  (Addr a) \
    { if (!load_fast(a, SZ, NULL)) load_slow_d(a, SZ); } \
-   VG_REGPARM(2) void cp_h_store_n##SZ (Addr a, CpNode* n) { access(a, SZ, n,    K_STORE,  False); } \
-   VG_REGPARM(1) void cp_h_store_d##SZ (Addr a)            { access(a, SZ, NULL, K_STORE,  False); } \
+   VG_REGPARM(2) void cp_h_store_n##SZ (Addr a, CpNode* n) \
+   { if (n == NULL) __builtin_unreachable(); \
+     if (!store_fast(a, SZ, n)) store_slow_n(a, SZ, n); } \
+   VG_REGPARM(1) void cp_h_store_d##SZ (Addr a) \
+   { if (!store_fast(a, SZ, NULL)) store_slow_d(a, SZ); } \
    VG_REGPARM(2) void cp_h_modify_n##SZ(Addr a, CpNode* n) { access(a, SZ, n,    K_MODIFY, False); } \
    VG_REGPARM(1) void cp_h_modify_d##SZ(Addr a)            { access(a, SZ, NULL, K_MODIFY, False); }
 CP_SIZED_HELPERS(1)

@@ -12,6 +12,17 @@
 extern Bool cp_ignore_stack;
 extern Bool cp_load_extras;    /* time slices or first-read bytes are on */
 
+/* Why the helpers' fast paths must step aside right now, one bit per
+   reason, so that a helper tests the reasons that concern it with one
+   instruction.  Kept by cp_hot_flags_update(), which whoever changes one of
+   the globals behind the bits calls. */
+#define CP_HOT_REDIRECT   1    /* cp_redirect_node is set (node helpers only) */
+#define CP_HOT_NOCOLLECT  2    /* collection is off */
+#define CP_HOT_LOADEXTRA  4    /* loads do more than credit the edge */
+#define CP_HOT_FIRSTREAD  8    /* stores feed the first-read serials */
+extern UInt cp_hot_flags;
+void cp_hot_flags_update(void);
+
 VG_REGPARM(3) void cp_h_load_n (Addr a, UWord sz, CpNode* n);
 VG_REGPARM(2) void cp_h_load_d (Addr a, UWord sz);
 VG_REGPARM(3) void cp_h_store_n(Addr a, UWord sz, CpNode* n);

@@ -2,6 +2,7 @@
 
 #include "cp_global.h"
 #include "cp_callstack.h"
+#include "cp_access.h"
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_percall.h"
@@ -106,6 +107,7 @@ static void publish_top(void)
    }
    cp_cur_ctx = cp_ctx_of_thread(t, cp_cur_node->id);
    cp_collect_mask = collecting(t) ? ~0ULL : 0;
+   cp_hot_flags_update();
 }
 
 static void compute_stack_bounds(CpThread* t)
@@ -249,6 +251,7 @@ void cp_threads_nodes_ready(void)
    cp_cur_node = cp_nodes[CP_NODE_NOFN];
    collect_on = cp_clo.collect_atstart;
    cp_collect_mask = collect_on && cp_clo.n_collect_in == 0 ? ~0ULL : 0;
+   cp_hot_flags_update();
 }
 
 /* ---- frames ---- */

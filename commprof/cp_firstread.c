@@ -12,6 +12,7 @@
 
 #include "cp_global.h"
 #include "cp_firstread.h"
+#include "cp_access.h"
 #include "cp_shadow.h"
 #include "cp_options.h"
 
@@ -31,6 +32,7 @@ static ReadBlock*  last;          /* one-entry cache */
 void cp_firstread_init(void)
 {
    cp_clo_first_read = cp_clo.first_read;
+   cp_hot_flags_update();
    if (!cp_clo_first_read) return;
    serials = VG_(malloc)("cp.fr.serials", sizeof(CpShadowMap));
    cp_shadow_init(serials, 0, False);

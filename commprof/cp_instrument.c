@@ -86,6 +86,7 @@ void cp_instrument_init(void)
    }
    cp_ignore_stack = cp_clo.ignore_stack;
    cp_load_extras = cp_clo.time_slice != 0 || cp_clo.first_read || cp_clo.per_call;
+   cp_hot_flags_update();
    if (!cp_clo.collect_atstart || cp_clo.n_collect_in) need |= CP_NEED_COLLECT;
    if (cp_clo.separate_callers) need |= CP_NEED_REDIRECT;
    if (cp_clo.time_slice) need |= CP_NEED_SLICES;
