@@ -214,10 +214,12 @@ static __attribute__((noinline)) void addrset_add_slow(CpAddrSet* as, Addr a, Si
    else cp_addrset_add_range(as, a, sz);
 }
 
-/* The common load: the node's context is known, the access is not on the
-   stack, collection is on, the bytes have one producer that the chunk gives
-   with at most one word compare (a uniform chunk, words of a coarse chunk,
-   up to 8 bytes of a fine one), and the edge is one of the node's last two.
+/* The common load: the node's context is known, collection is on, the
+   bytes have one producer that the chunk gives with at most one word
+   compare (a uniform chunk, words of a coarse chunk, up to 8 bytes of a
+   fine one), and the edge is one of the node's last two.  Accesses to the
+   thread's own stack count as such here too (or not at all with
+   --ignore-stack=yes, as in access()).
    Then it does everything access() would do and returns True (the
    addresses go to the edge's set inline when their bitmap is cached, else
    through a call made last, a jump); otherwise it changes nothing and
@@ -238,7 +240,8 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
       n = cp_cur_node;
       c = cp_cur_ctx;
    }
-   if (UNLIKELY(on_current_stack(a))) return False;
+   Bool stack = on_current_stack(a);
+   if (UNLIKELY(stack) && cp_ignore_stack) return True;
    Addr off = a & (CP_CHUNK_SIZE - 1);
    Addr cn  = a >> CP_CHUNK_BITS;
    if (UNLIKELY(off + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE)) return False;
@@ -270,6 +273,10 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    e->accesses++;
    n->loads++;
    n->bytes_read += sz;
+   if (UNLIKELY(stack)) {
+      n->stack_loads++;
+      n->stack_bytes_read += sz;
+   }
    UInt sh = (UInt)(a & 63);
    Addr bm = a >> CP_PAGE_BITS;
    CpBmCacheEnt* be = &e->addrs.bm[cp_addrset_bm_slot(bm)];
@@ -301,8 +308,8 @@ static __attribute__((noinline)) void load_slow_d(Addr a, UWord sz)
    access(a, sz, NULL, K_LOAD, False);
 }
 
-/* The common store: as for load_fast, the node's context is known, the
-   access is not on the stack and collection is on; and the store changes
+/* The common store: as for load_fast, the node's context is known and
+   collection is on; and the store changes
    no more than the bytes of its own chunk: the chunk is uniform and already
    the writer's, or compact with the writer the one of its last store, the
    store covers whole words of a coarse chunk (or any bytes of a fine one at
@@ -324,7 +331,8 @@ static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, C
       n = cp_cur_node;
       c = cp_cur_ctx;
    }
-   if (UNLIKELY(on_current_stack(a))) return False;
+   Bool stack = on_current_stack(a);
+   if (UNLIKELY(stack) && cp_ignore_stack) return True;
    Addr off = a & (CP_CHUNK_SIZE - 1);
    Addr cn  = a >> CP_CHUNK_BITS;
    if (UNLIKELY(off + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE)) return False;
@@ -349,6 +357,10 @@ static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, C
    }
    n->stores++;
    n->bytes_written += sz;
+   if (UNLIKELY(stack)) {
+      n->stack_stores++;
+      n->stack_bytes_written += sz;
+   }
    return True;
 }
 
