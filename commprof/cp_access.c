@@ -254,7 +254,10 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
       UInt c1 = (UInt)((off + sz - 1) >> CP_COARSE_LOG2);
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
       const UChar* b = ch->b + c0;
-      if (c1 != c0 && UNLIKELY(!cp_shadow_same_bytes(b, c1 - c0 + 1))) return False;
+      /* at most 8 entries to compare here (a 32-byte access spanning 9
+         words goes the long way), so that the compare needs no loop */
+      if (c1 != c0 && (UNLIKELY(c1 - c0 >= 8) || UNLIKELY(!cp_shadow_same_bytes(b, c1 - c0 + 1))))
+         return False;
       p = ch->pal[b[0]];
    } else if (!CP_SLOT_IS_WIDE(s) && cp_shadow.gran_log2 == 0 && sz <= 8) {
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
