@@ -106,43 +106,59 @@ static inline __attribute__((always_inline)) void credit_one(UInt p, UInt c, Add
    if (UNLIKELY(cp_load_extras)) load_extras(p, c, a, sz, e);
 }
 
+/* The producer of every byte of [a, a+sz), which lie within the chunk of
+   slot s, into *p; False if they have several.  With quick (the fast path)
+   also False when telling would take more than one word compare: more than
+   8 entries of a coarse chunk, a fine chunk at a granularity above 1 or for
+   more than 8 bytes, a wide chunk. */
+static inline __attribute__((always_inline)) Bool one_producer(Addr a, SizeT sz, CpSlot s,
+                                                               Bool quick, UInt* p)
+{
+   if (CP_SLOT_IS_UNIFORM(s)) {              /* the whole chunk has one producer */
+      *p = CP_SLOT_WRITER(s);
+      return True;
+   }
+   Addr off = a & (CP_CHUNK_SIZE - 1);
+   if (LIKELY(CP_SLOT_IS_COARSE(s))) {       /* an index per 4-byte word */
+      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      UInt c0 = (UInt)(off >> CP_COARSE_LOG2);
+      UInt c1 = (UInt)((off + sz - 1) >> CP_COARSE_LOG2);
+      const UChar* b = ch->b + c0;
+      /* within one word (an aligned int or float): nothing to compare */
+      if (c1 != c0) {
+         if (quick && UNLIKELY(c1 - c0 >= 8)) return False;
+         if (UNLIKELY(!cp_shadow_same_bytes(b, c1 - c0 + 1))) return False;
+      }
+      *p = ch->pal[b[0]];
+      return True;
+   }
+   UInt g  = cp_shadow.gran_log2;
+   UInt i  = (UInt)(off >> g);
+   UInt nb = (UInt)(((off + sz - 1) >> g) - (off >> g)) + 1;
+   if (LIKELY(!CP_SLOT_IS_WIDE(s))) {
+      if (quick && (g != 0 || sz > 8)) return False;
+      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      const UChar* b = ch->b + i;
+      /* at granularity 1 nb is sz, a constant in the sized helpers */
+      if (UNLIKELY(!(g == 0 ? cp_shadow_same_bytes(b, (UInt)sz) : cp_shadow_same_bytes(b, nb))))
+         return False;
+      *p = ch->pal[b[0]];
+      return True;
+   }
+   if (quick) return False;
+   const UInt* e = CP_SLOT_CHUNK(s)->e + i;
+   if (UNLIKELY(!cp_shadow_same_entries(e, nb, e[0]))) return False;
+   *p = e[0];
+   return True;
+}
+
 static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt c, CpNode* n)
 {
-   if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)) {
-      CpSlot s = cp_shadow_slot(&cp_shadow, a);
-      if (CP_SLOT_IS_UNIFORM(s)) {              /* the whole chunk has one producer */
-         credit_one(CP_SLOT_WRITER(s), c, a, sz, n);
-         return;
-      }
-      UInt g  = cp_shadow.gran_log2;
-      UInt i  = cp_shadow_index(&cp_shadow, a);
-      UInt nb = (UInt)(((a + sz - 1) >> g) - (a >> g)) + 1;
-      if (LIKELY(CP_SLOT_IS_COARSE(s))) {       /* an index per 4-byte word */
-         const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-         Addr off = a & (CP_CHUNK_SIZE - 1);
-         UInt c0 = (UInt)(off >> CP_COARSE_LOG2);
-         UInt c1 = (UInt)((off + sz - 1) >> CP_COARSE_LOG2);
-         const UChar* b = ch->b + c0;
-         /* within one word (an aligned int or float): nothing to compare */
-         if (LIKELY(c0 == c1) || LIKELY(cp_shadow_same_bytes(b, c1 - c0 + 1))) {
-            credit_one(ch->pal[b[0]], c, a, sz, n);
-            return;
-         }
-      } else if (LIKELY(!CP_SLOT_IS_WIDE(s))) {
-         const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-         const UChar* b = ch->b + i;
-         /* at granularity 1 nb is sz, a constant in the sized helpers */
-         if (LIKELY(g == 0 ? cp_shadow_same_bytes(b, (UInt)sz) : cp_shadow_same_bytes(b, nb))) {
-            credit_one(ch->pal[b[0]], c, a, sz, n);
-            return;
-         }
-      } else {
-         const UInt* e = CP_SLOT_CHUNK(s)->e + i;
-         if (LIKELY(cp_shadow_same_entries(e, nb, e[0]))) {
-            credit_one(e[0], c, a, sz, n);
-            return;
-         }
-      }
+   UInt p;
+   if (LIKELY((a & (CP_CHUNK_SIZE - 1)) + sz <= CP_CHUNK_SIZE)
+       && LIKELY(one_producer(a, sz, cp_shadow_slot(&cp_shadow, a), False, &p))) {
+      credit_one(p, c, a, sz, n);
+      return;
    }
    load_mixed(a, sz, c);
 }
@@ -242,31 +258,11 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    }
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return True;
-   Addr off = a & (CP_CHUNK_SIZE - 1);
-   Addr cn  = a >> CP_CHUNK_BITS;
-   if (UNLIKELY(off + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE)) return False;
-   CpSlot s = cp_shadow.primary[cn];
-   UInt p;
-   if (CP_SLOT_IS_UNIFORM(s)) {
-      p = CP_SLOT_WRITER(s);
-   } else if (LIKELY(CP_SLOT_IS_COARSE(s))) {
-      UInt c0 = (UInt)(off >> CP_COARSE_LOG2);
-      UInt c1 = (UInt)((off + sz - 1) >> CP_COARSE_LOG2);
-      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      const UChar* b = ch->b + c0;
-      /* at most 8 entries to compare here (a 32-byte access spanning 9
-         words goes the long way), so that the compare needs no loop */
-      if (c1 != c0 && (UNLIKELY(c1 - c0 >= 8) || UNLIKELY(!cp_shadow_same_bytes(b, c1 - c0 + 1))))
-         return False;
-      p = ch->pal[b[0]];
-   } else if (!CP_SLOT_IS_WIDE(s) && cp_shadow.gran_log2 == 0 && sz <= 8) {
-      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      const UChar* b = ch->b + off;
-      if (UNLIKELY(!cp_shadow_same_bytes(b, (UInt)sz))) return False;
-      p = ch->pal[b[0]];
-   } else {
+   Addr cn = a >> CP_CHUNK_BITS;
+   if (UNLIKELY((a & (CP_CHUNK_SIZE - 1)) + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE))
       return False;
-   }
+   UInt p;
+   if (UNLIKELY(!one_producer(a, sz, cp_shadow.primary[cn], True, &p))) return False;
    ULong key = cp_edge_key(p, c);
    CpEdge* e;
    if (LIKELY(n->ecache_key[0] == key)) e = (CpEdge*)n->ecache_edge[0];
