@@ -308,12 +308,8 @@ static __attribute__((noinline)) void load_slow_d(Addr a, UWord sz)
 }
 
 /* The common store: as for load_fast, the node's context is known and
-   collection is on; and the store changes
-   no more than the bytes of its own chunk: the chunk is uniform and already
-   the writer's, or compact with the writer the one of its last store, the
-   store covers whole words of a coarse chunk (or any bytes of a fine one at
-   granularity 1) and does not reach either end of the chunk (where the
-   uniformity check is due).  Then it does everything access() would do and
+   collection is on; and the shadow map can take it the quick way
+   (cp_shadow_store_quick).  Then it does everything access() would do and
    returns True; otherwise it changes nothing and returns False. */
 static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
 {
@@ -332,28 +328,7 @@ static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, C
    }
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return True;
-   Addr off = a & (CP_CHUNK_SIZE - 1);
-   Addr cn  = a >> CP_CHUNK_BITS;
-   if (UNLIKELY(off + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE)) return False;
-   CpSlot s = cp_shadow.primary[cn];
-   if (CP_SLOT_IS_UNIFORM(s)) {
-      if (UNLIKELY(s != CP_SLOT_UNIFORM(c))) return False;
-   } else if (LIKELY(CP_SLOT_IS_COARSE(s))) {
-      CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      UInt c0 = (UInt)(off >> CP_COARSE_LOG2), nw = (UInt)(sz >> CP_COARSE_LOG2);
-      if (UNLIKELY(ch->last_w != c) || UNLIKELY(((off | sz) & 3) != 0) || UNLIKELY(c0 == 0)
-          || UNLIKELY(c0 + nw == (CP_CHUNK_SIZE >> CP_COARSE_LOG2))) return False;
-      cp_shadow_fill_bytes(ch->b + c0, nw, ch->last_i);
-      ch->writes += nw;
-   } else if (!CP_SLOT_IS_WIDE(s) && cp_shadow.gran_log2 == 0) {
-      CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      if (UNLIKELY(ch->last_w != c) || UNLIKELY(off == 0)
-          || UNLIKELY(off + sz == CP_CHUNK_SIZE)) return False;
-      cp_shadow_fill_bytes(ch->b + off, (UInt)sz, ch->last_i);
-      ch->writes += (UInt)sz;
-   } else {
-      return False;
-   }
+   if (UNLIKELY(!cp_shadow_store_quick(&cp_shadow, a, sz, c))) return False;
    n->stores++;
    n->bytes_written += sz;
    if (UNLIKELY(stack)) {

@@ -260,8 +260,6 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
       s = cp_shadow_materialise(m, slot);
    }
    UInt g  = m->gran_log2;
-   UInt i0 = (UInt)(off >> g);
-   UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
    if (CP_LIKELY(!CP_SLOT_IS_WIDE(s))) {
       CpNChunk* ch = CP_SLOT_NCHUNK(s);
       UInt x = CP_LIKELY(ch->last_w == w) ? ch->last_i : cp_shadow_pal_index(m, slot, w);
@@ -278,6 +276,8 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
          return;
       }
       if (CP_LIKELY(x < CP_PAL_SIZE)) {
+         UInt i0 = (UInt)(off >> g);
+         UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
          /* at granularity 1 nb is len, often a constant of the caller */
          if (CP_LIKELY(g == 0)) cp_shadow_fill_bytes(ch->b + i0, (UInt)len, x);
          else cp_shadow_fill_bytes(ch->b + i0, nb, x);
@@ -288,6 +288,8 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
       }
       s = *slot;                                           /* turned wide */
    }
+   UInt i0 = (UInt)(off >> g);
+   UInt nb = (UInt)(((off + len - 1) >> g) - (off >> g)) + 1;
    CpChunk* ch = CP_SLOT_CHUNK(s);
    UInt* e = ch->e + i0;
    ULong ww = (ULong)w * 0x100000001ULL;
@@ -297,6 +299,42 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
    ch->writes += nb;
    if (CP_UNLIKELY(i0 == 0 || i0 + nb == m->entries))
       cp_shadow_check_uniform(m, slot);
+}
+
+/* The common case of cp_shadow_store, for the hot path: the store changes
+   entries of its own chunk and nothing else.  The chunk is uniform and
+   already w's; or it is compact, w the writer of its last store (whose
+   palette index the chunk keeps), the store covers whole words of a coarse
+   chunk or any bytes of a fine one at granularity 1, and it reaches neither
+   end of the chunk (where the uniformity check is due).  Then the store is
+   done and the result is True; otherwise nothing changed and
+   cp_shadow_store must do it. */
+static inline __attribute__((always_inline)) Bool cp_shadow_store_quick(CpShadowMap* m, Addr a,
+                                                                         SizeT len, CpWriter w)
+{
+   Addr off = a & (CP_CHUNK_SIZE - 1);
+   Addr cn  = a >> CP_CHUNK_BITS;
+   if (CP_UNLIKELY(off + len > CP_CHUNK_SIZE) || CP_UNLIKELY(cn >= CP_PRIMARY_SIZE)) return False;
+   CpSlot s = m->primary[cn];
+   if (CP_SLOT_IS_UNIFORM(s)) return s == CP_SLOT_UNIFORM(w);
+   if (CP_UNLIKELY(CP_SLOT_IS_WIDE(s))) return False;
+   CpNChunk* ch = CP_SLOT_NCHUNK(s);
+   if (CP_UNLIKELY(ch->last_w != w)) return False;
+   /* coarse chunks, and the fine ones taken here, are of granularity 1:
+      CP_CHUNK_SIZE entries */
+   if (CP_LIKELY(CP_SLOT_IS_COARSE(s))) {
+      UInt c0 = (UInt)(off >> CP_COARSE_LOG2), nw = (UInt)(len >> CP_COARSE_LOG2);
+      if (CP_UNLIKELY(((off | len) & 3) != 0) || CP_UNLIKELY(c0 == 0)
+          || CP_UNLIKELY(c0 + nw == (CP_CHUNK_SIZE >> CP_COARSE_LOG2))) return False;
+      cp_shadow_fill_bytes(ch->b + c0, nw, ch->last_i);
+      ch->writes += nw;
+      return True;
+   }
+   if (CP_UNLIKELY(m->gran_log2 != 0) || CP_UNLIKELY(off == 0)
+       || CP_UNLIKELY(off + len == CP_CHUNK_SIZE)) return False;
+   cp_shadow_fill_bytes(ch->b + off, (UInt)len, ch->last_i);
+   ch->writes += (UInt)len;
+   return True;
 }
 
 /* Copy the writers of [src, src+len) to [dst, dst+len), block by block

@@ -15,7 +15,8 @@
  *     block's index to the end of the chunk (as cp_access.c reads them), equal
  *     the model, where an operation on [a, a+len) acts on every block of 2^g
  *     bytes the range touches;
- *   - cp_shadow_store(&M, a, len, w) acts exactly like cp_shadow_set_range;
+ *   - cp_shadow_store(&M, a, len, w) acts exactly like cp_shadow_set_range,
+ *     and so does cp_shadow_store_quick when it says it did the store;
  *   - copy_range(dst, src, len) copies block by block with memmove semantics:
  *     with nblk the number of blocks [src, src+len) touches, block (dst>>g)+i
  *     receives the value block (src>>g)+i had before the call;
@@ -431,7 +432,8 @@ static void op_store(Addr a, SizeT sz, UInt c)
    opno++;
    snprintf(opdesc, sizeof opdesc, "op #%lu store(0x%lx, %lu, %u)", opno, a, sz, c);
    tc_note("%s", opdesc);
-   cp_shadow_store(&M, a, sz, c);
+   /* every other store tries the hot path's quick form first */
+   if (!(opno & 1) || !cp_shadow_store_quick(&M, a, sz, c)) cp_shadow_store(&M, a, sz, c);
    model_set_range(a, sz, c);
 }
 
