@@ -278,7 +278,7 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    }
    UInt sh = (UInt)(a & 63);
    Addr bm = a >> CP_PAGE_BITS;
-   CpBmCacheEnt* be = &e->addrs.bm[cp_addrset_bm_slot(bm)];
+   CpBmCacheEnt* be = cp_addrset_bm_ent(&e->addrs, bm);
    if (LIKELY(sh + sz <= 64) && LIKELY(be->key == bm)) {
       ULong mask = (sz == 64 ? ~0ULL : ((1ULL << sz) - 1)) << sh;
       ULong* w = &be->bits[(a & (CP_PAGE_ADDRS - 1)) >> 6];

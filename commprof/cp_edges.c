@@ -18,6 +18,9 @@ void cp_addrset_init(CpAddrSet* s)
       s->bm[i].bits = NULL;
       s->bm[i].page = NULL;
    }
+   s->bmc = s->bm;
+   s->bm_shift = 64 - CP_BMCACHE_BITS;
+   s->bm_misses = 0;
    for (UInt i = 0; i < CP_PCACHE; i++) {
       s->cache_pn[i] = NO_PAGE;
       s->cache_page[i] = NULL;
@@ -36,6 +39,7 @@ void cp_addrset_free(CpAddrSet* s)
       CP_FREE(s->slots[i].page);
    }
    if (s->slots) CP_FREE(s->slots);
+   if (s->bmc != s->bm) CP_FREE(s->bmc);
    cp_addrset_init(s);
 }
 
@@ -92,10 +96,23 @@ ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** pagep)
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    if (!page->sub[si]) page->sub[si] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
    Addr bm = a >> CP_PAGE_BITS;
-   UInt ci = cp_addrset_bm_slot(bm);
-   s->bm[ci].key = bm;
-   s->bm[ci].bits = page->sub[si];
-   s->bm[ci].page = page;
+   if (s->bmc == s->bm && ++s->bm_misses >= CP_BMBIG_AFTER) {
+      /* the big table, with what the small one holds */
+      CpBmCacheEnt* big = CP_MALLOC("cp.addrset.bmcache", sizeof(CpBmCacheEnt) << CP_BMBIG_BITS);
+      for (UInt i = 0; i < (1u << CP_BMBIG_BITS); i++) {
+         big[i].key = NO_PAGE;
+         big[i].bits = NULL;
+         big[i].page = NULL;
+      }
+      s->bmc = big;
+      s->bm_shift = 64 - CP_BMBIG_BITS;
+      for (UInt i = 0; i < (1u << CP_BMCACHE_BITS); i++)
+         if (s->bm[i].key != NO_PAGE) *cp_addrset_bm_ent(s, s->bm[i].key) = s->bm[i];
+   }
+   CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm);
+   be->key = bm;
+   be->bits = page->sub[si];
+   be->page = page;
    *pagep = page;
    return page->sub[si];
 }

@@ -42,7 +42,9 @@ typedef struct {
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
 #define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
-#define CP_BMCACHE_BITS 5                          /* cached bitmaps: 32, by a hash of the number */
+#define CP_BMCACHE_BITS 5                          /* cached bitmaps: 32, by a hash of the number, */
+#define CP_BMBIG_BITS   8                          /* 256 once the 32 have missed */
+#define CP_BMBIG_AFTER  4096                       /* this often */
 
 typedef struct {
    Addr       key;          /* address >> CP_PAGE_BITS, or (Addr)-1 */
@@ -52,7 +54,15 @@ typedef struct {
 
 typedef struct {
    /* hot: the last bitmaps of 4 Ki addresses touched (a loop reading a few
-      rows of an image or grid alternates between as many bitmaps) */
+      rows of an image or grid alternates between as many bitmaps), in
+      bmc[hash >> bm_shift].  bmc is bm, the set's own 32 entries, until
+      these have missed CP_BMBIG_AFTER times (accesses roaming over a few
+      MiB); then it is a table of 256, made for the few sets that need it
+      (the many small ones do not pay its 6 KiB).  bmc may point into the
+      set: a set is never moved. */
+   CpBmCacheEnt* bmc;
+   UInt         bm_shift;   /* 64 - log2(entries of bmc) */
+   UInt         bm_misses;  /* misses while bmc is bm */
    CpBmCacheEnt bm[1 << CP_BMCACHE_BITS];
    ULong       count;       /* number of addresses in the set */
    Addr        cache_pn[CP_PCACHE];    /* page numbers cached, or (Addr)-1 */
@@ -62,9 +72,10 @@ typedef struct {
    UInt        used;
 } CpAddrSet;
 
-static inline UInt cp_addrset_bm_slot(Addr bm)
+/* The cache entry of bitmap number bm (address >> CP_PAGE_BITS). */
+static inline CpBmCacheEnt* cp_addrset_bm_ent(const CpAddrSet* s, Addr bm)
 {
-   return (UInt)(((ULong)bm * 0x9E3779B97F4A7C15ULL) >> (64 - CP_BMCACHE_BITS));
+   return &s->bmc[((ULong)bm * 0x9E3779B97F4A7C15ULL) >> s->bm_shift];
 }
 
 void  cp_addrset_init(CpAddrSet* s);
@@ -90,10 +101,10 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
       ULong* bits;
       CpBigPage* page;
       Addr bm = a >> CP_PAGE_BITS;
-      UInt ci = cp_addrset_bm_slot(bm);
-      if (CP_LIKELY(s->bm[ci].key == bm)) {
-         bits = s->bm[ci].bits;
-         page = s->bm[ci].page;
+      const CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm);
+      if (CP_LIKELY(be->key == bm)) {
+         bits = be->bits;
+         page = be->page;
       } else {
          /* a page whose every address is in already: nothing to look at */
          Addr pn = a >> CP_BIG_BITS;

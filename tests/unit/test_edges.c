@@ -782,6 +782,58 @@ static void case_order(uintptr_t unused)
    teardown();
 }
 
+/* Reads roaming over hundreds of bitmaps: the bitmap cache grows from the
+   set's 32 entries to the table of 256 after CP_BMBIG_AFTER misses, keeps
+   what the small one held, and the set stays exact across the switch. */
+static void case_bm_cache_big(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   CpAddrSet s;
+   U64Map m = { 0 };
+   cp_addrset_init(&s);
+   CHECK(s.bmc == s.bm, "a new set does not use its own bitmap cache");
+   const unsigned nbm = 600;                 /* bitmaps, in 38 pages */
+   Addr base = (Addr)rnd(1u << 20) << CP_BIG_BITS;
+   unsigned ops = 8 * CP_BMBIG_AFTER * tc_scale, switched_at = 0;
+   for (unsigned it = 0; it < ops; it++) {
+      SizeT n = (SizeT)rnd_in(1, 16);
+      Addr a = base + ((Addr)rnd(nbm) << CP_PAGE_BITS) + rnd(CP_PAGE_ADDRS - 16);
+      snprintf(ctx, sizeof ctx, "op #%u add_small(0x%lx, %lu)", it, a, n);
+      ULong got = cp_addrset_add_small(&s, a, n);
+      ULong want = mset_add_range(&m, a, n);
+      CHECK_EQ(got, want, "add_small return (%s)", ctx);
+      CHECK_EQ(s.count, m.n, "count (%s)", ctx);
+      if (!switched_at && s.bmc != s.bm) {
+         switched_at = it + 1;
+         CHECK_EQ(s.bm_shift, 64 - CP_BMBIG_BITS, "shift of the big cache (%s)", ctx);
+         /* the small cache's entries went to the big one (where two of them,
+            or one and the bitmap of this access, share a slot, one wins) */
+         for (UInt i = 0; i < (1u << CP_BMCACHE_BITS); i++)
+            if (s.bm[i].key != (Addr)-1)
+               CHECK(cp_addrset_bm_ent(&s, s.bm[i].key)->key != (Addr)-1,
+                     "bitmap 0x%lx lost in the switch (%s)", s.bm[i].key, ctx);
+      }
+      if (chance(5)) probe_around(&s, &m, a, n, "set");
+   }
+   CHECK(switched_at != 0, "the cache never grew in %u operations", ops);
+   CHECK(switched_at >= CP_BMBIG_AFTER, "the cache grew after %u operations", switched_at);
+   /* every entry of the big cache points at the bitmap of its key */
+   for (UInt i = 0; i < (1u << CP_BMBIG_BITS); i++) {
+      const CpBmCacheEnt* be = &s.bmc[i];
+      if (be->key == (Addr)-1) continue;
+      CHECK(cp_addrset_bm_ent(&s, be->key) == be, "entry %u holds key 0x%lx of another slot", i, be->key);
+      CpBigPage* pg = cp_addrset_page(&s, be->key >> (CP_BIG_BITS - CP_PAGE_BITS));
+      CHECK(be->page == pg && be->bits == pg->sub[be->key & (CP_SUBS - 1)],
+            "entry %u (key 0x%lx) points at another bitmap", i, be->key);
+   }
+   verify_set(&s, &m, "set");
+   cp_addrset_free(&s);
+   CHECK(s.bmc == s.bm && s.count == 0, "a freed set keeps the big cache or addresses");
+   u64map_free(&m);
+   teardown();
+}
+
 int main(int argc, char** argv)
 {
    tc_env();
@@ -793,6 +845,7 @@ int main(int argc, char** argv)
    tc_add("edges/union",           case_union,           0, 60);
    tc_add("edges/many-edges",      case_many_edges,      0, 60);
    tc_add("edges/cache-collision", case_cache_collision, 0, 60);
+   tc_add("edges/bm-cache-big",    case_bm_cache_big,    0, 60);
    tc_add("edges/reset",           case_reset,           0, 60);
    tc_add("edges/order",           case_order,           0, 20);
    return tc_run_all("test_edges", argc, argv);
