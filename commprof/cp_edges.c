@@ -21,6 +21,7 @@ void cp_addrset_init(CpAddrSet* s)
    s->bmc = s->bm;
    s->bm_shift = 64 - CP_BMCACHE_BITS;
    s->bm_misses = 0;
+   s->nbitmaps = 0;
    for (UInt i = 0; i < CP_PCACHE; i++) {
       s->cache_pn[i] = NO_PAGE;
       s->cache_page[i] = NULL;
@@ -94,20 +95,30 @@ ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** pagep)
 {
    CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
-   if (!page->sub[si]) page->sub[si] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
+   if (!page->sub[si]) {
+      page->sub[si] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
+      s->nbitmaps++;
+   }
    Addr bm = a >> CP_PAGE_BITS;
-   if (s->bmc == s->bm && ++s->bm_misses >= CP_BMBIG_AFTER) {
-      /* the big table, with what the small one holds */
-      CpBmCacheEnt* big = CP_MALLOC("cp.addrset.bmcache", sizeof(CpBmCacheEnt) << CP_BMBIG_BITS);
-      for (UInt i = 0; i < (1u << CP_BMBIG_BITS); i++) {
-         big[i].key = NO_PAGE;
-         big[i].bits = NULL;
-         big[i].page = NULL;
+   UInt bits_now = 64 - s->bm_shift;
+   if (++s->bm_misses >= CP_BMBIG_AFTER && bits_now < CP_BMBIG_MAX) {
+      s->bm_misses = 0;
+      UInt nb = bits_now + 3 > CP_BMBIG_MAX ? CP_BMBIG_MAX : bits_now + 3;
+      /* entries cost 24 bytes, bitmaps 512 */
+      if (s->nbitmaps * 512ULL >= (24ULL << nb) * 4) {
+         CpBmCacheEnt* big = CP_MALLOC("cp.addrset.bmcache", sizeof(CpBmCacheEnt) << nb);
+         for (UInt i = 0; i < (1u << nb); i++) {
+            big[i].key = NO_PAGE;
+            big[i].bits = NULL;
+            big[i].page = NULL;
+         }
+         CpBmCacheEnt* old = s->bmc;
+         s->bmc = big;
+         s->bm_shift = 64 - nb;
+         for (UInt i = 0; i < (1u << bits_now); i++)      /* what the old one holds */
+            if (old[i].key != NO_PAGE) *cp_addrset_bm_ent(s, old[i].key) = old[i];
+         if (old != s->bm) CP_FREE(old);
       }
-      s->bmc = big;
-      s->bm_shift = 64 - CP_BMBIG_BITS;
-      for (UInt i = 0; i < (1u << CP_BMCACHE_BITS); i++)
-         if (s->bm[i].key != NO_PAGE) *cp_addrset_bm_ent(s, s->bm[i].key) = s->bm[i];
    }
    CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm);
    be->key = bm;
@@ -180,7 +191,10 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
          const ULong* sb = sp->sub[k];
          if (!sb) continue;
          if (!dp) dp = cp_addrset_page(dst, src->slots[i].pn);
-         if (!dp->sub[k]) dp->sub[k] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
+         if (!dp->sub[k]) {
+            dp->sub[k] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
+            dst->nbitmaps++;
+         }
          ULong* db = dp->sub[k];
          for (UInt w = 0; w < CP_PAGE_WORDS; w++) {
             ULong fresh = sb[w] & ~db[w];

@@ -42,9 +42,9 @@ typedef struct {
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
 #define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
-#define CP_BMCACHE_BITS 5                          /* cached bitmaps: 32, by a hash of the number, */
-#define CP_BMBIG_BITS   8                          /* 256 once the 32 have missed */
-#define CP_BMBIG_AFTER  4096                       /* this often */
+#define CP_BMCACHE_BITS 5                          /* cached bitmaps: 32, by a hash of the number; */
+#define CP_BMBIG_AFTER  4096                       /* after this many misses, 8 times more */
+#define CP_BMBIG_MAX    12                         /* up to 4096 (see CpAddrSet) */
 
 typedef struct {
    Addr       key;          /* address >> CP_PAGE_BITS, or (Addr)-1 */
@@ -57,12 +57,15 @@ typedef struct {
       rows of an image or grid alternates between as many bitmaps), in
       bmc[hash >> bm_shift].  bmc is bm, the set's own 32 entries, until
       these have missed CP_BMBIG_AFTER times (accesses roaming over a few
-      MiB); then it is a table of 256, made for the few sets that need it
-      (the many small ones do not pay its 6 KiB).  bmc may point into the
-      set: a set is never moved. */
+      MiB) while the set has more bitmaps than that; then it is a table 8
+      times larger, made for the few sets that need it (the many small ones
+      do not pay for it), and so on up to 2^CP_BMBIG_MAX entries: the cache
+      never costs more than a quarter of the set's own bitmaps.  bmc may
+      point into the set: a set is never moved. */
    CpBmCacheEnt* bmc;
    UInt         bm_shift;   /* 64 - log2(entries of bmc) */
-   UInt         bm_misses;  /* misses while bmc is bm */
+   UInt         bm_misses;  /* misses since bmc last grew */
+   UInt         nbitmaps;   /* bitmaps of the set */
    CpBmCacheEnt bm[1 << CP_BMCACHE_BITS];
    ULong       count;       /* number of addresses in the set */
    Addr        cache_pn[CP_PCACHE];    /* page numbers cached, or (Addr)-1 */

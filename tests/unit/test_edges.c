@@ -783,8 +783,9 @@ static void case_order(uintptr_t unused)
 }
 
 /* Reads roaming over hundreds of bitmaps: the bitmap cache grows from the
-   set's 32 entries to the table of 256 after CP_BMBIG_AFTER misses, keeps
-   what the small one held, and the set stays exact across the switch. */
+   set's 32 entries to a table of 256 after CP_BMBIG_AFTER misses, then to
+   2048 (the set has enough bitmaps for it, not for 4096), keeps what the
+   smaller one held, and the set stays exact across the switches. */
 static void case_bm_cache_big(uintptr_t unused)
 {
    (void)unused;
@@ -806,7 +807,7 @@ static void case_bm_cache_big(uintptr_t unused)
       CHECK_EQ(s.count, m.n, "count (%s)", ctx);
       if (!switched_at && s.bmc != s.bm) {
          switched_at = it + 1;
-         CHECK_EQ(s.bm_shift, 64 - CP_BMBIG_BITS, "shift of the big cache (%s)", ctx);
+         CHECK_EQ(s.bm_shift, 64 - 8, "shift of the first big cache (%s)", ctx);
          /* the small cache's entries went to the big one (where two of them,
             or one and the bitmap of this access, share a slot, one wins) */
          for (UInt i = 0; i < (1u << CP_BMCACHE_BITS); i++)
@@ -818,8 +819,10 @@ static void case_bm_cache_big(uintptr_t unused)
    }
    CHECK(switched_at != 0, "the cache never grew in %u operations", ops);
    CHECK(switched_at >= CP_BMBIG_AFTER, "the cache grew after %u operations", switched_at);
+   CHECK_EQ(s.nbitmaps, nbm, "bitmaps of the set");
+   CHECK_EQ(s.bm_shift, 64 - 11, "shift of the final cache");
    /* every entry of the big cache points at the bitmap of its key */
-   for (UInt i = 0; i < (1u << CP_BMBIG_BITS); i++) {
+   for (UInt i = 0; i < (1u << (64 - s.bm_shift)); i++) {
       const CpBmCacheEnt* be = &s.bmc[i];
       if (be->key == (Addr)-1) continue;
       CHECK(cp_addrset_bm_ent(&s, be->key) == be, "entry %u holds key 0x%lx of another slot", i, be->key);
