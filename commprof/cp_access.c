@@ -230,6 +230,25 @@ static __attribute__((noinline)) void addrset_add_slow(CpAddrSet* as, Addr a, Si
    else cp_addrset_add_range(as, a, sz);
 }
 
+/* The rest of load_fast when the edge is not one of the node's last two
+   (a loop reading from three producers or more). */
+static __attribute__((noinline)) Bool load_other_edge(Addr a, UWord sz, CpNode* n, UInt p,
+                                                      UInt c, Bool stack)
+{
+   CpEdge* e = node_edge_miss(n, p, c);
+   e->bytes += sz;
+   e->accesses++;
+   n->loads++;
+   n->bytes_read += sz;
+   if (UNLIKELY(stack)) {
+      n->stack_loads++;
+      n->stack_bytes_read += sz;
+   }
+   if (LIKELY(sz <= 64)) cp_addrset_add_small(&e->addrs, a, sz);
+   else cp_addrset_add_range(&e->addrs, a, sz);
+   return True;
+}
+
 /* The common load: the node's context is known, collection is on, the
    bytes have one producer that the chunk gives with at most one word
    compare (a uniform chunk, words of a coarse chunk, up to 8 bytes of a
@@ -267,7 +286,7 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    CpEdge* e;
    if (LIKELY(n->ecache_key[0] == key)) e = (CpEdge*)n->ecache_edge[0];
    else if (n->ecache_key[1] == key) e = (CpEdge*)n->ecache_edge[1];
-   else return False;
+   else return load_other_edge(a, sz, n, p, c, stack);     /* a jump */
    e->bytes += sz;
    e->accesses++;
    n->loads++;
