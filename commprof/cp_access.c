@@ -326,10 +326,24 @@ static __attribute__((noinline)) void load_slow_d(Addr a, UWord sz)
    access(a, sz, NULL, K_LOAD, False);
 }
 
+/* The rest of store_fast when the shadow map cannot take the store the
+   quick way. */
+static __attribute__((noinline)) Bool store_other(Addr a, UWord sz, CpNode* n, UInt c, Bool stack)
+{
+   n->stores++;
+   n->bytes_written += sz;
+   if (UNLIKELY(stack)) {
+      n->stack_stores++;
+      n->stack_bytes_written += sz;
+   }
+   cp_shadow_store(&cp_shadow, a, sz, c);
+   return True;
+}
+
 /* The common store: as for load_fast, the node's context is known and
-   collection is on; and the shadow map can take it the quick way
-   (cp_shadow_store_quick).  Then it does everything access() would do and
-   returns True; otherwise it changes nothing and returns False. */
+   collection is on.  Then it does everything access() would do (the shadow
+   map's part the quick way, cp_shadow_store_quick, or else out of line)
+   and returns True; otherwise it changes nothing and returns False. */
 static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
 {
    CpNode* n;
@@ -347,7 +361,8 @@ static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, C
    }
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return True;
-   if (UNLIKELY(!cp_shadow_store_quick(&cp_shadow, a, sz, c))) return False;
+   if (UNLIKELY(!cp_shadow_store_quick(&cp_shadow, a, sz, c)))
+      return store_other(a, sz, n, c, stack);                /* a jump */
    n->stores++;
    n->bytes_written += sz;
    if (UNLIKELY(stack)) {
