@@ -230,9 +230,30 @@ static __attribute__((noinline)) void addrset_add_slow(CpAddrSet* as, Addr a, Si
    else cp_addrset_add_range(as, a, sz);
 }
 
+/* For the fast paths: the node and context charged with an access by the
+   code of node function sn (NULL: code outside the nodes), as in access();
+   node NULL if one of the reasons in stop holds or the context is not made
+   yet. */
+typedef struct { CpNode* n; UInt c; } Who;
+static inline __attribute__((always_inline)) Who fast_who(CpNode* sn, UInt stop)
+{
+   Who w = { NULL, 0 };
+   UInt f = cp_hot_flags;
+   if (UNLIKELY(f & stop)) return w;
+   if (sn) {
+      CpNode* n = UNLIKELY(f & CP_HOT_REDIRECT) ? cp_effective(sn) : sn;
+      w.c = cp_cur_map[n->id];
+      if (LIKELY(w.c != 0)) w.n = n;
+   } else {
+      w.n = cp_cur_node;
+      w.c = cp_cur_ctx;
+   }
+   return w;
+}
+
 /* The rest of load_fast when the edge is not one of the node's last two
    (a loop reading from three producers or more). */
-static __attribute__((noinline)) Bool load_other_edge(Addr a, UWord sz, CpNode* n, UInt p,
+static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* n, UInt p,
                                                       UInt c, Bool stack)
 {
    CpEdge* e = node_edge_miss(n, p, c);
@@ -246,7 +267,6 @@ static __attribute__((noinline)) Bool load_other_edge(Addr a, UWord sz, CpNode* 
    }
    if (LIKELY(sz <= 64)) cp_addrset_add_small(&e->addrs, a, sz);
    else cp_addrset_add_range(&e->addrs, a, sz);
-   return True;
 }
 
 /* The common load: the node's context is known, collection is on, the
@@ -262,19 +282,10 @@ static __attribute__((noinline)) Bool load_other_edge(Addr a, UWord sz, CpNode* 
    save no registers. */
 static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, CpNode* sn)
 {
-   CpNode* n;
-   UInt c;
-   if (sn) {
-      if (UNLIKELY(cp_hot_flags & (CP_HOT_REDIRECT | CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA)))
-         return False;
-      n = sn;
-      c = cp_cur_map[n->id];
-      if (UNLIKELY(c == 0)) return False;
-   } else {
-      if (UNLIKELY(cp_hot_flags & (CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA))) return False;
-      n = cp_cur_node;
-      c = cp_cur_ctx;
-   }
+   Who who = fast_who(sn, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA);
+   if (UNLIKELY(who.n == NULL)) return False;
+   CpNode* n = who.n;
+   UInt c = who.c;
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return True;
    Addr cn = a >> CP_CHUNK_BITS;
@@ -286,7 +297,10 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    CpEdge* e;
    if (LIKELY(n->ecache_key[0] == key)) e = (CpEdge*)n->ecache_edge[0];
    else if (n->ecache_key[1] == key) e = (CpEdge*)n->ecache_edge[1];
-   else return load_other_edge(a, sz, n, p, c, stack);     /* a jump */
+   else {
+      load_other_edge(a, sz, n, p, c, stack);                /* a jump (void helpers) */
+      return True;
+   }
    e->bytes += sz;
    e->accesses++;
    n->loads++;
@@ -328,7 +342,7 @@ static __attribute__((noinline)) void load_slow_d(Addr a, UWord sz)
 
 /* The rest of store_fast when the shadow map cannot take the store the
    quick way. */
-static __attribute__((noinline)) Bool store_other(Addr a, UWord sz, CpNode* n, UInt c, Bool stack)
+static __attribute__((noinline)) void store_other(Addr a, UWord sz, CpNode* n, UInt c, Bool stack)
 {
    n->stores++;
    n->bytes_written += sz;
@@ -337,7 +351,6 @@ static __attribute__((noinline)) Bool store_other(Addr a, UWord sz, CpNode* n, U
       n->stack_bytes_written += sz;
    }
    cp_shadow_store(&cp_shadow, a, sz, c);
-   return True;
 }
 
 /* The common store: as for load_fast, the node's context is known and
@@ -346,23 +359,16 @@ static __attribute__((noinline)) Bool store_other(Addr a, UWord sz, CpNode* n, U
    and returns True; otherwise it changes nothing and returns False. */
 static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
 {
-   CpNode* n;
-   UInt c;
-   if (sn) {
-      if (UNLIKELY(cp_hot_flags & (CP_HOT_REDIRECT | CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD)))
-         return False;
-      n = sn;
-      c = cp_cur_map[n->id];
-      if (UNLIKELY(c == 0)) return False;
-   } else {
-      if (UNLIKELY(cp_hot_flags & (CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD))) return False;
-      n = cp_cur_node;
-      c = cp_cur_ctx;
-   }
+   Who who = fast_who(sn, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD);
+   if (UNLIKELY(who.n == NULL)) return False;
+   CpNode* n = who.n;
+   UInt c = who.c;
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return True;
-   if (UNLIKELY(!cp_shadow_store_quick(&cp_shadow, a, sz, c)))
-      return store_other(a, sz, n, c, stack);                /* a jump */
+   if (UNLIKELY(!cp_shadow_store_quick(&cp_shadow, a, sz, c))) {
+      store_other(a, sz, n, c, stack);                       /* a jump (void helpers) */
+      return True;
+   }
    n->stores++;
    n->bytes_written += sz;
    if (UNLIKELY(stack)) {

@@ -12,11 +12,11 @@
 extern Bool cp_ignore_stack;
 extern Bool cp_load_extras;    /* time slices or first-read bytes are on */
 
-/* Why the helpers' fast paths must step aside right now, one bit per
-   reason, so that a helper tests the reasons that concern it with one
-   instruction.  Kept by cp_hot_flags_update(), which whoever changes one of
-   the globals behind the bits calls. */
-#define CP_HOT_REDIRECT   1    /* cp_redirect_node is set (node helpers only) */
+/* What the helpers' fast paths must know right now, one bit per fact, so
+   that a helper tests the facts that concern it with one instruction: all
+   but CP_HOT_REDIRECT make them step aside.  Kept by cp_hot_flags_update(),
+   which whoever changes one of the globals behind the bits calls. */
+#define CP_HOT_REDIRECT   1    /* cp_redirect_node is set: node helpers look at it */
 #define CP_HOT_NOCOLLECT  2    /* collection is off */
 #define CP_HOT_LOADEXTRA  4    /* loads do more than credit the edge */
 #define CP_HOT_FIRSTREAD  8    /* stores feed the first-read serials */
