@@ -251,12 +251,11 @@ static inline __attribute__((always_inline)) Who fast_who(CpNode* sn, UInt stop)
    return w;
 }
 
-/* The rest of load_fast when the edge is not one of the node's last two
-   (a loop reading from three producers or more). */
-static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* n, UInt p,
-                                                      UInt c, Bool stack)
+/* What the fast paths count for a load (on edge e) and a store of sz
+   bytes by node n, as access() does. */
+static inline __attribute__((always_inline)) void count_load(CpNode* n, CpEdge* e, UWord sz,
+                                                             Bool stack)
 {
-   CpEdge* e = node_edge_miss(n, p, c);
    e->bytes += sz;
    e->accesses++;
    n->loads++;
@@ -265,6 +264,25 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
       n->stack_loads++;
       n->stack_bytes_read += sz;
    }
+}
+
+static inline __attribute__((always_inline)) void count_store(CpNode* n, UWord sz, Bool stack)
+{
+   n->stores++;
+   n->bytes_written += sz;
+   if (UNLIKELY(stack)) {
+      n->stack_stores++;
+      n->stack_bytes_written += sz;
+   }
+}
+
+/* The rest of load_fast when the edge is not one of the node's last two
+   (a loop reading from three producers or more). */
+static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* n, UInt p,
+                                                      UInt c, Bool stack)
+{
+   CpEdge* e = node_edge_miss(n, p, c);
+   count_load(n, e, sz, stack);
    if (LIKELY(sz <= 64)) cp_addrset_add_small(&e->addrs, a, sz);
    else cp_addrset_add_range(&e->addrs, a, sz);
 }
@@ -301,14 +319,7 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
       load_other_edge(a, sz, n, p, c, stack);                /* a jump (void helpers) */
       return True;
    }
-   e->bytes += sz;
-   e->accesses++;
-   n->loads++;
-   n->bytes_read += sz;
-   if (UNLIKELY(stack)) {
-      n->stack_loads++;
-      n->stack_bytes_read += sz;
-   }
+   count_load(n, e, sz, stack);
    UInt sh = (UInt)(a & 63);
    Addr bm = a >> CP_PAGE_BITS;
    CpBmCacheEnt* be = cp_addrset_bm_ent(&e->addrs, bm);
@@ -344,12 +355,7 @@ static __attribute__((noinline)) void load_slow_d(Addr a, UWord sz)
    quick way. */
 static __attribute__((noinline)) void store_other(Addr a, UWord sz, CpNode* n, UInt c, Bool stack)
 {
-   n->stores++;
-   n->bytes_written += sz;
-   if (UNLIKELY(stack)) {
-      n->stack_stores++;
-      n->stack_bytes_written += sz;
-   }
+   count_store(n, sz, stack);
    cp_shadow_store(&cp_shadow, a, sz, c);
 }
 
@@ -369,12 +375,7 @@ static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, C
       store_other(a, sz, n, c, stack);                       /* a jump (void helpers) */
       return True;
    }
-   n->stores++;
-   n->bytes_written += sz;
-   if (UNLIKELY(stack)) {
-      n->stack_stores++;
-      n->stack_bytes_written += sz;
-   }
+   count_store(n, sz, stack);
    return True;
 }
 
