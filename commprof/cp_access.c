@@ -230,16 +230,19 @@ static __attribute__((noinline)) void addrset_add_slow(CpAddrSet* as, Addr a, Si
    else cp_addrset_add_range(as, a, sz);
 }
 
-/* For the fast paths: the node and context charged with an access by the
-   code of node function sn (NULL: code outside the nodes), as in access();
-   node NULL if one of the reasons in stop holds or the context is not made
-   yet. */
-typedef struct { CpNode* n; UInt c; } Who;
-static inline __attribute__((always_inline)) Who fast_who(CpNode* sn, UInt stop)
+/* For the fast paths: the node and context charged with an access at a by
+   the code of node function sn (NULL: code outside the nodes), as in
+   access(), and whether a is on the thread's stack; node NULL (take the
+   slow path) if one of the reasons in stop holds, the context is not made
+   yet, or a is on the stack and --ignore-stack=yes. */
+typedef struct { CpNode* n; UInt c; Bool stack; } Who;
+static inline __attribute__((always_inline)) Who fast_who(CpNode* sn, Addr a, UInt stop)
 {
-   Who w = { NULL, 0 };
+   Who w = { NULL, 0, False };
    UInt f = cp_hot_flags;
    if (UNLIKELY(f & stop)) return w;
+   w.stack = on_current_stack(a);
+   if (UNLIKELY(w.stack) && cp_ignore_stack) return w;
    if (sn) {
       CpNode* n = UNLIKELY(f & CP_HOT_REDIRECT) ? cp_effective(sn) : sn;
       w.c = cp_cur_map[n->id];
@@ -283,16 +286,14 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
 {
    CpEdge* e = node_edge_miss(n, p, c);
    count_load(n, e, sz, stack);
-   if (LIKELY(sz <= 64)) cp_addrset_add_small(&e->addrs, a, sz);
-   else cp_addrset_add_range(&e->addrs, a, sz);
+   addrset_add_slow(&e->addrs, a, sz);
 }
 
 /* The common load: the node's context is known, collection is on, the
    bytes have one producer that the chunk gives with at most one word
    compare (a uniform chunk, words of a coarse chunk, up to 8 bytes of a
    fine one), and the edge is one of the node's last two.  Accesses to the
-   thread's own stack count as such here too (or not at all with
-   --ignore-stack=yes, as in access()).
+   thread's own stack count as such here too.
    Then it does everything access() would do and returns True (the
    addresses go to the edge's set inline when their bitmap is cached, else
    through a call made last, a jump); otherwise it changes nothing and
@@ -300,12 +301,11 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
    save no registers. */
 static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, CpNode* sn)
 {
-   Who who = fast_who(sn, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA);
+   Who who = fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA);
    if (UNLIKELY(who.n == NULL)) return False;
    CpNode* n = who.n;
    UInt c = who.c;
-   Bool stack = on_current_stack(a);
-   if (UNLIKELY(stack) && cp_ignore_stack) return True;
+   Bool stack = who.stack;
    Addr cn = a >> CP_CHUNK_BITS;
    if (UNLIKELY((a & (CP_CHUNK_SIZE - 1)) + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE))
       return False;
@@ -365,12 +365,11 @@ static __attribute__((noinline)) void store_other(Addr a, UWord sz, CpNode* n, U
    and returns True; otherwise it changes nothing and returns False. */
 static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
 {
-   Who who = fast_who(sn, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD);
+   Who who = fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD);
    if (UNLIKELY(who.n == NULL)) return False;
    CpNode* n = who.n;
    UInt c = who.c;
-   Bool stack = on_current_stack(a);
-   if (UNLIKELY(stack) && cp_ignore_stack) return True;
+   Bool stack = who.stack;
    if (UNLIKELY(!cp_shadow_store_quick(&cp_shadow, a, sz, c))) {
       store_other(a, sz, n, c, stack);                       /* a jump (void helpers) */
       return True;
