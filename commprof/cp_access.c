@@ -331,7 +331,10 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
       if (LIKELY(fresh == mask)) {
          *w |= fresh;
          e->addrs.count += sz;
-         be->page->nset += (UInt)sz;
+         CpBigPage* pg = be->page;
+         pg->nset += (UInt)sz;
+         if (UNLIKELY(pg->nset == CP_BIG_FULL))
+            cp_addrset_page_filled(&e->addrs, pg, a);        /* a jump */
          return True;
       }
    }

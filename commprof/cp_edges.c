@@ -6,6 +6,40 @@
 
 /* ---------------- address sets ---------------- */
 
+const ULong cp_addrset_full_bits[CP_PAGE_WORDS] = { [0 ... CP_PAGE_WORDS - 1] = ~0ULL };
+CpAddrSetStats cp_addrset_stats;
+
+static ULong* bitmap_new(CpAddrSet* s)
+{
+   s->nbitmaps++;
+   if (++cp_addrset_stats.bitmaps_live > cp_addrset_stats.bitmaps_peak)
+      cp_addrset_stats.bitmaps_peak = cp_addrset_stats.bitmaps_live;
+   return CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
+}
+
+static void bitmap_free(ULong* bits)
+{
+   cp_addrset_stats.bitmaps_live--;
+   CP_FREE(bits);
+}
+
+static inline Bool is_full_bits(const ULong* bits) { return bits == cp_addrset_full_bits; }
+
+void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a)
+{
+   Addr bm0 = (a >> CP_BIG_BITS) << (CP_BIG_BITS - CP_PAGE_BITS);
+   for (UInt k = 0; k < CP_SUBS; k++) {
+      if (page->sub[k] && !is_full_bits(page->sub[k])) {
+         bitmap_free(page->sub[k]);
+         s->nbitmaps--;
+      }
+      page->sub[k] = (ULong*)(Addr)cp_addrset_full_bits;   /* never written through */
+      CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm0 + k);
+      if (be->key == bm0 + k) be->bits = page->sub[k];
+   }
+   cp_addrset_stats.pages_filled++;
+}
+
 static inline UInt page_hash(Addr pn)
 {
    return (UInt)(((ULong)pn * 0x9E3779B97F4A7C15ULL) >> 32);
@@ -35,8 +69,10 @@ void cp_addrset_free(CpAddrSet* s)
 {
    for (UInt i = 0; i < s->cap; i++) {
       if (s->slots[i].pn == NO_PAGE) continue;
-      for (UInt k = 0; k < CP_SUBS; k++)
-         if (s->slots[i].page->sub[k]) CP_FREE(s->slots[i].page->sub[k]);
+      for (UInt k = 0; k < CP_SUBS; k++) {
+         ULong* bits = s->slots[i].page->sub[k];
+         if (bits && !is_full_bits(bits)) bitmap_free(bits);
+      }
       CP_FREE(s->slots[i].page);
    }
    if (s->slots) CP_FREE(s->slots);
@@ -95,10 +131,7 @@ ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** pagep)
 {
    CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
-   if (!page->sub[si]) {
-      page->sub[si] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
-      s->nbitmaps++;
-   }
+   if (!page->sub[si]) page->sub[si] = bitmap_new(s);
    Addr bm = a >> CP_PAGE_BITS;
    UInt bits_now = 64 - s->bm_shift;
    if (++s->bm_misses >= CP_BMBIG_AFTER && bits_now < CP_BMBIG_MAX) {
@@ -154,6 +187,7 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
          left -= take;
       }
       page->nset += (UInt)(added - before);
+      if (page->nset == CP_BIG_FULL && added != before) cp_addrset_page_filled(s, page, a);
       a += inpg;
       n -= inpg;
       if (a == 0) break;                 /* wrapped around the address space */
@@ -191,11 +225,9 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
          const ULong* sb = sp->sub[k];
          if (!sb) continue;
          if (!dp) dp = cp_addrset_page(dst, src->slots[i].pn);
-         if (!dp->sub[k]) {
-            dp->sub[k] = CP_CALLOC("cp.addrset.bits", CP_PAGE_WORDS * sizeof(ULong));
-            dst->nbitmaps++;
-         }
+         if (!dp->sub[k]) dp->sub[k] = bitmap_new(dst);
          ULong* db = dp->sub[k];
+         if (is_full_bits(db)) continue;
          for (UInt w = 0; w < CP_PAGE_WORDS; w++) {
             ULong fresh = sb[w] & ~db[w];
             if (fresh) {
@@ -206,6 +238,8 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
             }
          }
       }
+      if (dp && dp->nset == CP_BIG_FULL && !is_full_bits(dp->sub[0]))
+         cp_addrset_page_filled(dst, dp, src->slots[i].pn << CP_BIG_BITS);
    }
    dst->count += added;
    return added;

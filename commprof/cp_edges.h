@@ -34,11 +34,25 @@
 #define CP_BIG_BITS    16                          /* a page: 65536 addresses */
 #define CP_SUBS        (1u << (CP_BIG_BITS - CP_PAGE_BITS))
 
+#define CP_BIG_FULL    (1u << CP_BIG_BITS)
+
 typedef struct {
    UInt   nset;              /* addresses of the page in the set; a full page
-                                (1 << CP_BIG_BITS) needs no bitmap lookup */
-   ULong* sub[CP_SUBS];
+                                (CP_BIG_FULL) needs no bitmap lookup */
+   ULong* sub[CP_SUBS];      /* NULL (none of its addresses), a bitmap of the
+                                set, or cp_addrset_full_bits once the page is
+                                full */
 } CpBigPage;
+
+/* The bitmap of every sub of a full page: all ones, shared by every set and
+   never written (an address already in needs no write), so a dense set
+   (a buffer read whole over one edge) costs no bitmap memory once its
+   pages fill, and its loads look at one bitmap that stays in the cache. */
+extern const ULong cp_addrset_full_bits[CP_PAGE_WORDS];
+
+/* Bitmaps of every set: live, peak; pages that filled up. */
+typedef struct { ULong bitmaps_live, bitmaps_peak, pages_filled; } CpAddrSetStats;
+extern CpAddrSetStats cp_addrset_stats;
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
 #define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
@@ -95,6 +109,10 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
 /* The bitmap for a, made if absent, and its page; caches both. */
 ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** page);
 
+/* Page of s holding address a has just become full: its bitmaps give way to
+   cp_addrset_full_bits (cached entries too). */
+void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a);
+
 /* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */
 static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
 {
@@ -112,7 +130,7 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
          /* a page whose every address is in already: nothing to look at */
          Addr pn = a >> CP_BIG_BITS;
          UInt pi = (UInt)(pn & (CP_PCACHE - 1));
-         if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == (1u << CP_BIG_BITS)) return 0;
+         if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == CP_BIG_FULL) return 0;
          bits = cp_addrset_bitmap(s, a, &page);
       }
       ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;
@@ -123,6 +141,7 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
       UInt k = (fresh == mask) ? (UInt)n : CP_POPCOUNT64(fresh);
       s->count += k;
       page->nset += k;
+      if (CP_UNLIKELY(page->nset == CP_BIG_FULL)) cp_addrset_page_filled(s, page, a);
       return k;
    }
    return cp_addrset_add_range(s, a, n);

@@ -89,6 +89,11 @@ static void cp_fini(Int exitcode)
       VG_(dmsg)("commprof: near the peak: %llu shadow bytes for %llu application bytes with a"
                 " producer: %llu.%02llu shadow bytes per byte\n",
                 st.ckpt_shadow_bytes, st.ckpt_written_bytes, per_ck / 100, per_ck % 100);
+      VG_(dmsg)("commprof: address sets: %llu bitmaps live, %llu peak (%llu bytes peak);"
+                " %llu pages of 64 Ki addresses filled\n",
+                cp_addrset_stats.bitmaps_live, cp_addrset_stats.bitmaps_peak,
+                cp_addrset_stats.bitmaps_peak * (ULong)(CP_PAGE_WORDS * sizeof(ULong)),
+                cp_addrset_stats.pages_filled);
       VG_(dmsg)("commprof: nodes %u, contexts %u, context edges %u\n",
                 cp_n_nodes, cp_n_ctxs, cp_edges_count(&cp_edges));
    }

@@ -18,7 +18,13 @@
  *     and src unchanged;
  *   - the set's own bookkeeping: cap a power of two (or 0), used == non-empty
  *     slots <= 3/4 cap, no page twice, the one-page cache names a page of the
- *     set;
+ *     set; a page is full exactly when its subs are all the shared
+ *     cp_addrset_full_bits, nbitmaps counts the set's own bitmaps;
+ *   - full pages (edges/full-pages): once every address of a page is in,
+ *     through any mix of add_small, add_range and union, its bitmaps are
+ *     freed (bitmap stats back to where they were once the sets are freed),
+ *     the cached entries of its bitmaps point at the shared one, and adding
+ *     or probing there still agrees with the model;
  *   - cp_edge_get/cp_edge_credit/cp_edge_lookup_slow find the same edge for a
  *     key whatever the cache holds (colliding cache slots, colliding hash
  *     slots, table growth past 256 edges); an edge's address stays the same;
@@ -119,7 +125,7 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
          s->used, s->cap);
    U64Map seen = { 0 };
    ULong pop = 0;
-   UInt used = 0;
+   UInt used = 0, bitmaps = 0;
    int found[CP_PCACHE];
    for (UInt c = 0; c < CP_PCACHE; c++) found[c] = s->cache_pn[c] == NO_PAGE;
    for (UInt i = 0; i < s->cap; i++) {
@@ -136,9 +142,14 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
             found[c] = 1;
          }
       ULong page_pop = 0;
+      int full = s->slots[i].page->nset == CP_BIG_FULL;
       for (UInt k = 0; k < CP_SUBS; k++) {
          const ULong* bits = s->slots[i].page->sub[k];
+         CHECK(full == (bits == cp_addrset_full_bits), "%s (%s): page 0x%lx %s but sub %u is %s",
+               what, ctx, s->slots[i].pn, full ? "full" : "not full", k,
+               bits == cp_addrset_full_bits ? "the shared full bitmap" : "its own");
          if (!bits) continue;
+         if (bits != cp_addrset_full_bits) bitmaps++;
          for (UInt w = 0; w < CP_PAGE_WORDS; w++) page_pop += CP_POPCOUNT64(bits[w]);
       }
       CHECK(page_pop == s->slots[i].page->nset, "%s (%s): page 0x%lx holds %llu addresses, nset says %u",
@@ -147,6 +158,8 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
    }
    u64map_free(&seen);
    CHECK(used == s->used, "%s (%s): %u pages in the table, used says %u", what, ctx, used, s->used);
+   CHECK(bitmaps == s->nbitmaps, "%s (%s): %u bitmaps of its own, nbitmaps says %u", what, ctx,
+         bitmaps, s->nbitmaps);
    for (UInt c = 0; c < CP_PCACHE; c++)
       CHECK(found[c], "%s (%s): cached page 0x%lx not in the table", what, ctx, s->cache_pn[c]);
    CHECK(pop == s->count, "%s (%s): pages hold %llu addresses, count says %llu", what, ctx,
@@ -837,6 +850,99 @@ static void case_bm_cache_big(uintptr_t unused)
    teardown();
 }
 
+/* Pages filled by small and ranged adds in random order and by unions;
+   their bitmaps give way to the shared full one. */
+static void case_full_pages(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   ULong live0 = cp_addrset_stats.bitmaps_live;
+   CpAddrSet s, u;
+   U64Map m = { 0 }, mu = { 0 };
+   cp_addrset_init(&s);
+   cp_addrset_init(&u);
+   const unsigned npages = 3;
+   Addr base = ((Addr)rnd(1u << 20) + 1) << CP_BIG_BITS;
+   /* the pieces of each page: runs of 1 to 64 addresses, or up to 5000 */
+   enum { MAXP = 3 * CP_BIG_FULL };
+   static Addr pa[MAXP];
+   static SizeT pn[MAXP];
+   unsigned np = 0;
+   for (unsigned pg = 0; pg < npages; pg++) {
+      Addr a = base + ((Addr)pg << CP_BIG_BITS), end = a + CP_BIG_FULL;
+      while (a < end) {
+         SizeT n = chance(10) ? (SizeT)rnd_in(65, 5000) : (SizeT)rnd_in(1, 64);
+         if (n > end - a) n = (SizeT)(end - a);
+         pa[np] = a;
+         pn[np++] = n;
+         a += n;
+      }
+   }
+   for (unsigned i = np - 1; i > 0; i--) {                  /* shuffle */
+      unsigned j = (unsigned)rnd(i + 1);
+      Addr ta = pa[i]; pa[i] = pa[j]; pa[j] = ta;
+      SizeT tn = pn[i]; pn[i] = pn[j]; pn[j] = tn;
+   }
+   unsigned filled0 = (unsigned)cp_addrset_stats.pages_filled;
+   for (unsigned i = 0; i < np; i++) {
+      Addr a = pa[i];
+      SizeT n = pn[i];
+      snprintf(ctx, sizeof ctx, "piece #%u add(0x%lx, %lu)", i, a, n);
+      /* half of the pieces also (partly) go to u, filled later by union */
+      if (chance(2)) {
+         cp_addrset_add_range(&u, a, n);
+         mset_add_range(&mu, a, n);
+      }
+      ULong got = n <= 64 && chance(2) ? cp_addrset_add_small(&s, a, n) : cp_addrset_add_range(&s, a, n);
+      ULong want = mset_add_range(&m, a, n);
+      CHECK_EQ(got, want, "add return (%s)", ctx);
+      if (chance(3)) {                                       /* again, and elsewhere */
+         CHECK_EQ(cp_addrset_add_small(&s, a, n < 64 ? n : 64), 0, "add again (%s)", ctx);
+         Addr b = base - CP_PAGE_ADDRS + rnd(3 * CP_PAGE_ADDRS);
+         CHECK_EQ(cp_addrset_add_small(&s, b, 8), mset_add_range(&m, b, 8), "add nearby (%s)", ctx);
+      }
+      if (chance(500)) verify_set(&s, &m, "filling set");
+   }
+   snprintf(ctx, sizeof ctx, "after filling");
+   verify_set(&s, &m, "filled set");
+   CHECK_EQ(cp_addrset_stats.pages_filled - filled0, npages, "pages filled");
+   for (unsigned pg = 0; pg < npages; pg++) {
+      Addr a = base + ((Addr)pg << CP_BIG_BITS);
+      CpBigPage* p = cp_addrset_page(&s, a >> CP_BIG_BITS);
+      CHECK_EQ(p->nset, CP_BIG_FULL, "page %u nset", pg);
+      for (UInt k = 0; k < CP_SUBS; k++) {
+         CHECK(p->sub[k] == cp_addrset_full_bits, "page %u sub %u is not the full bitmap", pg, k);
+         const CpBmCacheEnt* be = cp_addrset_bm_ent(&s, (a >> CP_PAGE_BITS) + k);
+         if (be->key == (a >> CP_PAGE_BITS) + k)
+            CHECK(be->bits == cp_addrset_full_bits, "page %u: cached bitmap %u is not the full one", pg, k);
+      }
+      for (unsigned t = 0; t < 200; t++) {                   /* nothing new there */
+         Addr b = a + rnd(CP_BIG_FULL - 64);
+         SizeT n = (SizeT)rnd_in(1, 64);
+         CHECK_EQ(cp_addrset_add_small(&s, b, n), 0, "add_small(0x%lx, %lu) in a full page", b, n);
+         CHECK(cp_addrset_contains(&s, b), "full page lacks 0x%lx", b);
+      }
+      CHECK_EQ(cp_addrset_add_range(&s, a - 10, CP_BIG_FULL + 20), mset_add_range(&m, a - 10, CP_BIG_FULL + 20),
+               "add_range over full page %u", pg);
+   }
+   verify_set(&s, &m, "set with full pages");
+   snprintf(ctx, sizeof ctx, "union");
+   /* u gets the rest of its pages from s: full pages by union */
+   CHECK_EQ(cp_addrset_union(&u, &s), m.n - mu.n, "union into the half set (its addresses are some of s)");
+   verify_set(&u, &m, "union of full pages");
+   CpAddrSet v;
+   cp_addrset_init(&v);
+   CHECK_EQ(cp_addrset_union(&v, &u), m.n, "union into an empty set");
+   verify_set(&v, &m, "copy of full pages");
+   cp_addrset_free(&v);
+   cp_addrset_free(&u);
+   cp_addrset_free(&s);
+   CHECK_EQ(cp_addrset_stats.bitmaps_live, live0, "bitmaps live after freeing the sets");
+   u64map_free(&m);
+   u64map_free(&mu);
+   teardown();
+}
+
 int main(int argc, char** argv)
 {
    tc_env();
@@ -849,6 +955,7 @@ int main(int argc, char** argv)
    tc_add("edges/many-edges",      case_many_edges,      0, 60);
    tc_add("edges/cache-collision", case_cache_collision, 0, 60);
    tc_add("edges/bm-cache-big",    case_bm_cache_big,    0, 60);
+   tc_add("edges/full-pages",      case_full_pages,      0, 60);
    tc_add("edges/reset",           case_reset,           0, 60);
    tc_add("edges/order",           case_order,           0, 20);
    return tc_run_all("test_edges", argc, argv);
