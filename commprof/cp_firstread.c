@@ -34,7 +34,7 @@ void cp_firstread_init(void)
    cp_clo_first_read = cp_clo.first_read;
    cp_hot_flags_update();
    if (!cp_clo_first_read) return;
-   serials = VG_(malloc)("cp.fr.serials", sizeof(CpShadowMap));
+   serials = cp_big_alloc(sizeof(CpShadowMap));          /* zeroed */
    cp_shadow_init(serials, 0, False);
 }
 

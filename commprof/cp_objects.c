@@ -110,7 +110,7 @@ static CpObject* new_object(UInt kind, const HChar* name)
 
 void cp_objects_init(void)
 {
-   blockmap = VG_(malloc)("cp.obj.blockmap", sizeof(CpShadowMap));
+   blockmap = cp_big_alloc(sizeof(CpShadowMap));        /* zeroed */
    cp_shadow_init(blockmap, BLOCKMAP_GRAN_LOG2, False);
    cp_edges_init(&cp_flows);
    paths = VG_(HT_construct)("cp.obj.paths");

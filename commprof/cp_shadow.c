@@ -190,13 +190,13 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       ch->last_i = 0;
       ch->writes = 0;
       ch->check_at = n / 2;
-      *slot = (CpSlot)ch | (m->coarse ? 4 : 0);
+      *slot = CP_SLOT_PTR(ch, m->coarse ? 4 : 0);
    } else {
       CpChunk* ch = alloc_wide(m);
       for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
       ch->writes = 0;
       ch->check_at = m->entries / 2;
-      *slot = (CpSlot)ch | 2;
+      *slot = CP_SLOT_PTR(ch, 2);
    }
    m->stats.materialised++;
    return *slot;
@@ -212,7 +212,7 @@ static void widen(CpShadowMap* m, CpSlot* slot)
    ch->writes = nc->writes << sh;
    ch->check_at = nc->check_at << sh;
    release_chunk(m, *slot);
-   *slot = (CpSlot)ch | 2;
+   *slot = CP_SLOT_PTR(ch, 2);
    m->stats.widened++;
 }
 
@@ -227,7 +227,7 @@ static void refine(CpShadowMap* m, CpSlot* slot)
    ch->writes = cc->writes << CP_COARSE_LOG2;
    ch->check_at = cc->check_at << CP_COARSE_LOG2;
    release_chunk(m, *slot);
-   *slot = (CpSlot)ch;
+   *slot = CP_SLOT_PTR(ch, 0);
    m->stats.refined++;
 }
 
@@ -348,8 +348,8 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
    m->nchunk_bytes = sizeof(CpNChunk) + (SizeT)m->entries + CP_NCHUNK_TAIL;
    m->coarse = compact && gran_log2 == 0;
    m->cchunk_bytes = sizeof(CpNChunk) + (SizeT)(m->entries >> CP_COARSE_LOG2) + CP_NCHUNK_TAIL;
-   for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
-      m->primary[i] = CP_SLOT_UNIFORM(0);
+   /* zeroed memory: every slot is CP_SLOT_UNIFORM(0) already */
+   CP_ASSERT(m->primary[0] == CP_SLOT_UNIFORM(0) && m->primary[CP_PRIMARY_SIZE - 1] == CP_SLOT_UNIFORM(0));
    m->high_tab = NULL;
    m->high_cap = m->high_used = 0;
    m->pool_n = m->npool_n = m->cpool_n = 0;
@@ -360,6 +360,7 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
 void cp_shadow_reset(CpShadowMap* m)
 {
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++) {
+      if (m->primary[i] == CP_SLOT_UNIFORM(0)) continue;   /* no write: untouched pages stay so */
       if (!CP_SLOT_IS_UNIFORM(m->primary[i])) release_chunk(m, m->primary[i]);
       m->primary[i] = CP_SLOT_UNIFORM(0);
    }

@@ -81,11 +81,13 @@ typedef struct {
    UChar    b[];             /* entries, then CP_NCHUNK_TAIL bytes */
 } CpNChunk;
 
-/* A slot: (w << 1) | 1 for a uniform chunk of writer w, a CpNChunk* for a
-   compact chunk (| 4 if coarse), a CpChunk* | 2 for a wide one. */
+/* A slot: w << 1 for a uniform chunk of writer w (so a zeroed table is all
+   unwritten and costs no memory until used), a CpNChunk* | 1 for a compact
+   chunk (| 4 if coarse), a CpChunk* | 3 for a wide one. */
 typedef UWord CpSlot;
-#define CP_SLOT_UNIFORM(w)     ((((CpSlot)(w)) << 1) | 1)
-#define CP_SLOT_IS_UNIFORM(s)  ((s) & 1)
+#define CP_SLOT_UNIFORM(w)     (((CpSlot)(w)) << 1)
+#define CP_SLOT_IS_UNIFORM(s)  (!((s) & 1))
+#define CP_SLOT_PTR(p, flags)  ((CpSlot)(p) | 1 | (flags))
 #define CP_SLOT_WRITER(s)      ((CpWriter)((s) >> 1))
 #define CP_SLOT_IS_WIDE(s)     ((s) & 2)            /* of a slot that is not uniform */
 #define CP_SLOT_IS_COARSE(s)   ((s) & 4)            /* of a compact chunk's slot */
@@ -144,7 +146,9 @@ typedef struct {
 extern CpShadowMap cp_shadow;
 
 /* Set up m for blocks of 2^gran_log2 bytes (0..4), all unwritten; with
-   compact, materialised chunks start compact (coarse at granularity 1). */
+   compact, materialised chunks start compact (coarse at granularity 1).
+   m must be zeroed memory (static storage or cp_big_alloc): its table is
+   then all unwritten without being touched. */
 void   cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact);
 /* Forget everything (all memory becomes unwritten) and release every chunk. */
 void   cp_shadow_reset(CpShadowMap* m);
