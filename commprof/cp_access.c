@@ -34,7 +34,7 @@ void cp_hot_flags_update(void)
 
 static inline Bool on_current_stack(Addr a)
 {
-   return a - cp_cur_stack_lo <= cp_cur_stack_hi - cp_cur_stack_lo;
+   return a - cp_cur_stack_lo <= cp_cur_stack_span;
 }
 
 /* What a run of n bytes at a, produced by p and read by c, adds besides the

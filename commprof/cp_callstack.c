@@ -18,7 +18,7 @@ UInt*     cp_cur_map;
 UInt      cp_cur_ctx;
 CpNode*   cp_cur_node;
 Addr      cp_top_sp;
-Addr      cp_cur_stack_lo, cp_cur_stack_hi;
+Addr      cp_cur_stack_lo, cp_cur_stack_span;
 
 CpThread** cp_threads;
 UInt       cp_n_threads;
@@ -134,7 +134,7 @@ void cp_thread_switch(ThreadId tid)
    cp_cur_map = t->map;
    if (t->stack_hi == 0) compute_stack_bounds(t);
    cp_cur_stack_lo = t->stack_lo;
-   cp_cur_stack_hi = t->stack_hi;
+   cp_cur_stack_span = t->stack_hi - t->stack_lo;
    cp_percall_switch(t->index);
    publish_top();
 }

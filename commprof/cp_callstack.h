@@ -65,7 +65,8 @@ extern CpNode*   cp_redirect_fn;
 /* ~0 while the running thread collects, 0 while it does not (generated
    code masks its counts with it). */
 extern ULong     cp_collect_mask;
-extern Addr      cp_cur_stack_lo, cp_cur_stack_hi;
+/* the running thread's stack: [lo, lo + span] */
+extern Addr      cp_cur_stack_lo, cp_cur_stack_span;
 
 extern CpThread** cp_threads;     /* by index; [0] unused */
 extern UInt       cp_n_threads;   /* highest index + 1 */

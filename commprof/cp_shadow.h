@@ -202,8 +202,9 @@ static inline __attribute__((always_inline)) Bool cp_shadow_same_bytes(const UCh
 {
    ULong w;
    __builtin_memcpy(&w, b, sizeof(w));
+   /* up to 8: each byte equals the next (no 64-bit constant, no spill) */
+   if (CP_LIKELY(nb <= 8)) return nb <= 1 || ((w ^ (w >> 8)) & (~0ULL >> (72 - 8 * nb))) == 0;
    ULong v = (w & 0xff) * 0x0101010101010101ULL;
-   if (CP_LIKELY(nb <= 8)) return ((w ^ v) & (~0ULL >> (64 - 8 * nb))) == 0;
    ULong diff = 0;
    UInt i = 0;
    for (; i + 8 <= nb; i += 8) {

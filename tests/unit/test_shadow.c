@@ -1318,6 +1318,27 @@ static void case_coarse(uintptr_t g)
    teardown();
 }
 
+/* cp_shadow_same_bytes against a byte loop: runs of 1 to 40 bytes, equal
+   or with one or two bytes changed anywhere (the bytes after the run, which
+   it may read, differ at random). */
+static void case_same_bytes(uintptr_t unused)
+{
+   (void)unused;
+   static UChar buf[64 + CP_NCHUNK_TAIL];
+   for (unsigned it = 0; it < 200000; it++) {
+      UInt nb = (UInt)rnd_in(1, 40), off = (UInt)rnd(16);
+      UChar x = (UChar)rnd(256);
+      for (UInt i = 0; i < sizeof buf; i++) buf[i] = (UChar)rnd(256);
+      for (UInt i = 0; i < nb; i++) buf[off + i] = x;
+      unsigned changes = (unsigned)rnd(3);
+      for (unsigned k = 0; k < changes; k++) buf[off + rnd(nb)] ^= (UChar)(1u << rnd(8));
+      int want = 1;
+      for (UInt i = 1; i < nb; i++) want &= buf[off + i] == buf[off];
+      int got = cp_shadow_same_bytes(buf + off, nb) ? 1 : 0;
+      CHECK(got == want, "cp_shadow_same_bytes(%u bytes at +%u) = %d, want %d", nb, off, got, want);
+   }
+}
+
 int main(int argc, char** argv)
 {
    tc_env();
@@ -1345,5 +1366,6 @@ int main(int argc, char** argv)
             snprintf(name, sizeof name, "shadow/%s-g%u%s", per_g[i].n, g, wide ? "-wide" : "");
             tc_add(name, per_g[i].f, g | (wide << 8), per_g[i].t);
          }
+   tc_add("shadow/same-bytes", case_same_bytes, 0, 20);
    return tc_run_all("test_shadow", argc, argv);
 }
