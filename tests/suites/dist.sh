@@ -12,28 +12,15 @@
 
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILDDIR=${COMMPROF_BUILDDIR:-$ROOT}
 cd "$ROOT" || exit 1
-
-npass=0
-nfail=0
-pass() { echo "PASS $1"; npass=$((npass + 1)); }
-fail() {
-    echo "FAIL $1${2:+: $2}"
-    nfail=$((nfail + 1))
-}
-summary() {
-    echo "$npass passed, $nfail failed"
-    ((nfail == 0))
-    exit
-}
+. "$ROOT/tests/lib/suite.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/commprof-dist.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 if [[ ! -f $BUILDDIR/Makefile ]]; then
     fail "make dist" "no Makefile in $BUILDDIR (configure first)"
-    summary
+    finish
 fi
 
 if top=$(git -C "$ROOT" rev-parse --show-toplevel 2>/dev/null) && [[ $top == "$(cd "$ROOT" && pwd -P)" ]]; then
@@ -42,7 +29,7 @@ elif [[ -f $ROOT/MANIFEST ]]; then
     sort "$ROOT/MANIFEST" >"$tmp/want"
 else
     fail "make dist" "neither a git checkout nor a MANIFEST: no list of source files"
-    summary
+    finish
 fi
 
 # a distdir name of its own, so that a tarball of the user's is left alone;
@@ -52,7 +39,7 @@ if ! make -C "$BUILDDIR" -s dist distdir="$name" >"$tmp/log" 2>&1 \
     || ! mv "$BUILDDIR/$name.tar.gz" "$tmp/commprof-dist.tar.gz"; then
     rm -rf "${BUILDDIR:?}/$name" "$BUILDDIR/$name.tar.gz"
     fail "make dist" "$(tail -n 3 "$tmp/log" | tr '\n' ' ')"
-    summary
+    finish
 fi
 pass "make dist"
 
@@ -72,7 +59,7 @@ fi
 # again from the unpacked tarball, which has no .git: the MANIFEST lists the files
 mkdir "$tmp/unpacked" && tar xzf "$tmp/commprof-dist.tar.gz" -C "$tmp/unpacked" || {
     fail "unpack the tarball"
-    summary
+    finish
 }
 src=$(echo "$tmp"/unpacked/*)
 if (cd "$src" && GIT_CEILING_DIRECTORIES="$tmp" ./configure -q >/dev/null 2>&1 \
@@ -89,4 +76,4 @@ else
     fail "make dist in the unpacked tarball" "$(tail -n 3 "$tmp/log2" 2>/dev/null | tr '\n' ' ')"
 fi
 
-summary
+finish
