@@ -90,9 +90,25 @@ CpSlot* cp_shadow_high_slot_for_write(CpShadowMap* m, Addr cn)
 }
 
 /* The slot of chunk cn, for writing. */
+/* Note that the page of the primary table holding slot cn is in use. */
+static inline void mark_used(CpShadowMap* m, Addr cn)
+{
+   Addr pg = cn / CP_SLOTS_PER_PAGE;
+   m->used_pages[pg >> 3] |= (UChar)(1u << (pg & 7));
+}
+
+static inline Bool page_used(const CpShadowMap* m, Addr pg)
+{
+   return (m->used_pages[pg >> 3] >> (pg & 7)) & 1;
+}
+
 static CpSlot* slot_for_write(CpShadowMap* m, Addr cn)
 {
-   return cn < CP_PRIMARY_SIZE ? &m->primary[cn] : cp_shadow_high_slot_for_write(m, cn);
+   if (cn < CP_PRIMARY_SIZE) {
+      mark_used(m, cn);
+      return &m->primary[cn];
+   }
+   return cp_shadow_high_slot_for_write(m, cn);
 }
 
 /* A high slot that became uniform 0 is dropped from the table. */
@@ -178,6 +194,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
 {
    CpSlot s = *slot;
    if (!CP_SLOT_IS_UNIFORM(s)) return s;
+   if (slot >= m->primary && slot < m->primary + CP_PRIMARY_SIZE) mark_used(m, (Addr)(slot - m->primary));
    CpWriter w = CP_SLOT_WRITER(s);
    if (m->compact) {
       CpNChunk* ch = m->coarse ? alloc_coarse(m) : alloc_fine(m);
@@ -360,7 +377,11 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
 void cp_shadow_reset(CpShadowMap* m)
 {
    for (Addr i = 0; i < CP_PRIMARY_SIZE; i++) {
-      if (m->primary[i] == CP_SLOT_UNIFORM(0)) continue;   /* no write: untouched pages stay so */
+      if (i % CP_SLOTS_PER_PAGE == 0 && !page_used(m, i / CP_SLOTS_PER_PAGE)) {
+         i += CP_SLOTS_PER_PAGE - 1;                         /* a page never used */
+         continue;
+      }
+      if (m->primary[i] == CP_SLOT_UNIFORM(0)) continue;
       if (!CP_SLOT_IS_UNIFORM(m->primary[i])) release_chunk(m, m->primary[i]);
       m->primary[i] = CP_SLOT_UNIFORM(0);
    }
@@ -516,8 +537,11 @@ static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
 ULong cp_shadow_written_bytes(CpShadowMap* m)
 {
    ULong n = 0;
-   for (Addr i = 0; i < CP_PRIMARY_SIZE; i++)
-      if (m->primary[i] != CP_SLOT_UNIFORM(0)) n += slot_written_bytes(m, m->primary[i]);
+   for (Addr pg = 0; pg < CP_PRIMARY_SIZE / CP_SLOTS_PER_PAGE; pg++) {
+      if (!page_used(m, pg)) continue;
+      for (Addr i = pg * CP_SLOTS_PER_PAGE; i < (pg + 1) * CP_SLOTS_PER_PAGE; i++)
+         if (m->primary[i] != CP_SLOT_UNIFORM(0)) n += slot_written_bytes(m, m->primary[i]);
+   }
    for (SizeT i = 0; i < m->high_cap; i++)
       if (m->high_tab[i].cn != (Addr)-1) n += slot_written_bytes(m, *m->high_tab[i].cell);
    return n;

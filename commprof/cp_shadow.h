@@ -119,6 +119,8 @@ typedef struct {
 
 typedef struct { Addr cn; CpSlot* cell; } CpHighSlot;
 
+#define CP_SLOTS_PER_PAGE 512            /* 4 KiB of the primary table */
+
 #define CP_SHADOW_POOL_MAX 32
 
 typedef struct {
@@ -140,6 +142,10 @@ typedef struct {
    UInt        cpool_n;
    Bool        checkpoints;      /* keep the ckpt_* statistics (they cost scans) */
    CpShadowStats stats;
+   /* the pages of primary (CP_SLOTS_PER_PAGE slots each) that have held a
+      slot other than uniform 0: the scans of the whole map read only these,
+      so the pages never used stay untouched and take no memory */
+   UChar       used_pages[CP_PRIMARY_SIZE / CP_SLOTS_PER_PAGE / 8];
 } CpShadowMap;
 
 /* The map of last writers. */

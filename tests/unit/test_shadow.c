@@ -40,6 +40,8 @@
  *     (reset keeps them), bytes_peak <= chunks_peak * wide chunk bytes (equal
  *     in a map without compact chunks), the counters materialised,
  *     made_uniform, compacted and widened never decrease;
+ *   - every slot of the primary table other than uniform 0 lies in a page
+ *     that used_pages marks (the whole-map scans read only those);
  *   - every case runs on a map with compact chunks (the map of last writers)
  *     and on one without (-wide: the maps of objects and serials); random
  *     writers of compact maps come from a pool of 300, so that palettes fill,
@@ -338,6 +340,10 @@ static void verify_stats(void)
          if (!COMPACT && !CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s))
             FAILF("after %s: a map without compact chunks has one at 0x%lx", opdesc, a);
          if ((a >> CP_CHUNK_BITS) >= CP_PRIMARY_SIZE && s != U(0)) high++;
+         Addr cn = a >> CP_CHUNK_BITS, pg = cn / CP_SLOTS_PER_PAGE;
+         if (cn < CP_PRIMARY_SIZE && s != U(0) && !((M.used_pages[pg >> 3] >> (pg & 7)) & 1))
+            FAILF("after %s: slot of 0x%lx is %s but its table page %lu is not marked used "
+                  "(the scans would miss it)", opdesc, a, slot_str(s), pg);
       }
    if (live > seen_live_max) seen_live_max = live;
    CpShadowStats st;
