@@ -89,7 +89,6 @@ CpSlot* cp_shadow_high_slot_for_write(CpShadowMap* m, Addr cn)
    return cell;
 }
 
-/* The slot of chunk cn, for writing. */
 /* Note that the page of the primary table holding slot cn is in use. */
 static inline void mark_used(CpShadowMap* m, Addr cn)
 {
@@ -102,6 +101,7 @@ static inline Bool page_used(const CpShadowMap* m, Addr pg)
    return (m->used_pages[pg >> 3] >> (pg & 7)) & 1;
 }
 
+/* The slot of chunk cn, for writing. */
 static CpSlot* slot_for_write(CpShadowMap* m, Addr cn)
 {
    if (cn < CP_PRIMARY_SIZE) {
