@@ -330,11 +330,7 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
       if (LIKELY(fresh == 0)) return True;
       if (LIKELY(fresh == mask)) {
          *w |= fresh;
-         e->addrs.count += sz;
-         CpBigPage* pg = be->page;
-         pg->nset += (UInt)sz;
-         if (UNLIKELY(pg->nset == CP_BIG_FULL))
-            cp_addrset_page_filled(&e->addrs, pg, a);        /* a jump */
+         cp_addrset_counted(&e->addrs, be->page, a, (UInt)sz);
          return True;
       }
    }

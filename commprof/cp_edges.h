@@ -113,6 +113,16 @@ ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** page);
    cp_addrset_full_bits (cached entries too). */
 void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a);
 
+/* k addresses at a, in page, have just been added to s: count them, and
+   give the page's bitmaps up if that filled it (the call comes last, so
+   that callers can make it a jump). */
+static inline void cp_addrset_counted(CpAddrSet* s, CpBigPage* page, Addr a, UInt k)
+{
+   s->count += k;
+   page->nset += k;
+   if (CP_UNLIKELY(page->nset == CP_BIG_FULL)) cp_addrset_page_filled(s, page, a);
+}
+
 /* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */
 static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
 {
@@ -139,9 +149,7 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
       if (CP_LIKELY(fresh == 0)) return 0;
       *w |= fresh;
       UInt k = (fresh == mask) ? (UInt)n : CP_POPCOUNT64(fresh);
-      s->count += k;
-      page->nset += k;
-      if (CP_UNLIKELY(page->nset == CP_BIG_FULL)) cp_addrset_page_filled(s, page, a);
+      cp_addrset_counted(s, page, a, k);
       return k;
    }
    return cp_addrset_add_range(s, a, n);

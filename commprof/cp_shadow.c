@@ -376,14 +376,13 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
 
 void cp_shadow_reset(CpShadowMap* m)
 {
-   for (Addr i = 0; i < CP_PRIMARY_SIZE; i++) {
-      if (i % CP_SLOTS_PER_PAGE == 0 && !page_used(m, i / CP_SLOTS_PER_PAGE)) {
-         i += CP_SLOTS_PER_PAGE - 1;                         /* a page never used */
-         continue;
+   for (Addr pg = 0; pg < CP_PRIMARY_SIZE / CP_SLOTS_PER_PAGE; pg++) {
+      if (!page_used(m, pg)) continue;
+      for (Addr i = pg * CP_SLOTS_PER_PAGE; i < (pg + 1) * CP_SLOTS_PER_PAGE; i++) {
+         if (m->primary[i] == CP_SLOT_UNIFORM(0)) continue;
+         if (!CP_SLOT_IS_UNIFORM(m->primary[i])) release_chunk(m, m->primary[i]);
+         m->primary[i] = CP_SLOT_UNIFORM(0);
       }
-      if (m->primary[i] == CP_SLOT_UNIFORM(0)) continue;
-      if (!CP_SLOT_IS_UNIFORM(m->primary[i])) release_chunk(m, m->primary[i]);
-      m->primary[i] = CP_SLOT_UNIFORM(0);
    }
    for (SizeT i = 0; i < m->high_cap; i++)
       if (m->high_tab[i].cn != HIGH_EMPTY) {
