@@ -25,11 +25,67 @@ static void bitmap_free(ULong* bits)
 
 static inline Bool is_full_bits(const ULong* bits) { return bits == cp_addrset_full_bits; }
 
+/* A sub that holds a bitmap of the set's own. */
+static inline Bool is_own_bitmap(const ULong* sub)
+{
+   return sub != NULL && !cp_sub_is_run(sub) && !is_full_bits(sub);
+}
+
+/* Set bits [off, off + n) of bits (off + n <= CP_PAGE_ADDRS); returns how
+   many were clear. */
+static UInt set_bits(ULong* bits, UInt off, UInt n)
+{
+   UInt added = 0;
+   while (n > 0) {
+      UInt sh = off & 63;
+      UInt take = 64 - sh;
+      if (take > n) take = n;
+      ULong mask = (take == 64 ? ~0ULL : ((1ULL << take) - 1)) << sh;
+      ULong fresh = mask & ~bits[off >> 6];
+      if (fresh) {
+         bits[off >> 6] |= fresh;
+         added += CP_POPCOUNT64(fresh);
+      }
+      off += take;
+      n -= take;
+   }
+   return added;
+}
+
+/* The bitmap of a run. */
+static ULong* bitmap_of_run(CpAddrSet* s, const ULong* run)
+{
+   ULong* bits = bitmap_new(s);
+   set_bits(bits, cp_sub_run_start(run), cp_sub_run_len(run));
+   return bits;
+}
+
+/* Add [off, off + n) to sub si of page, which is a run or empty, as a run;
+   *added: how many addresses are new.  False, with nothing changed, if the
+   sub must become a bitmap instead: the addresses are off the run (neither
+   in it nor next to it), or this is its CP_RUN_ACCESSES-th access. */
+static Bool run_add(CpBigPage* page, UInt si, UInt off, UInt n, UInt* added)
+{
+   const ULong* sub = page->sub[si];
+   if (sub == NULL) {
+      page->sub[si] = cp_sub_run(off, n, 1);
+      *added = n;
+      return True;
+   }
+   UInt acc = cp_sub_run_accesses(sub) + 1;
+   UInt rs = cp_sub_run_start(sub), re = rs + cp_sub_run_len(sub);
+   if (acc >= CP_RUN_ACCESSES || off > re || off + n < rs) return False;
+   UInt ns = off < rs ? off : rs, ne = off + n > re ? off + n : re;
+   *added = (ne - ns) - (re - rs);
+   page->sub[si] = cp_sub_run(ns, ne - ns, acc);
+   return True;
+}
+
 void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a)
 {
    Addr bm0 = (a >> CP_BIG_BITS) << (CP_BIG_BITS - CP_PAGE_BITS);
    for (UInt k = 0; k < CP_SUBS; k++) {
-      if (page->sub[k] && !is_full_bits(page->sub[k])) {
+      if (is_own_bitmap(page->sub[k])) {
          bitmap_free(page->sub[k]);
          s->nbitmaps--;
       }
@@ -71,7 +127,7 @@ void cp_addrset_free(CpAddrSet* s)
       if (s->slots[i].pn == NO_PAGE) continue;
       for (UInt k = 0; k < CP_SUBS; k++) {
          ULong* bits = s->slots[i].page->sub[k];
-         if (bits && !is_full_bits(bits)) bitmap_free(bits);
+         if (is_own_bitmap(bits)) bitmap_free(bits);
       }
       CP_FREE(s->slots[i].page);
    }
@@ -127,11 +183,13 @@ CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
    return page;
 }
 
-ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** pagep)
+/* The bitmap for a, in page, made if absent (from the run if a run); caches
+   it. */
+static ULong* sub_bitmap(CpAddrSet* s, CpBigPage* page, Addr a)
 {
-   CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    if (!page->sub[si]) page->sub[si] = bitmap_new(s);
+   else if (cp_sub_is_run(page->sub[si])) page->sub[si] = bitmap_of_run(s, page->sub[si]);
    Addr bm = a >> CP_PAGE_BITS;
    UInt bits_now = 64 - s->bm_shift;
    if (++s->bm_misses >= CP_BMBIG_AFTER && bits_now < CP_BMBIG_MAX) {
@@ -157,7 +215,6 @@ ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** pagep)
    be->key = bm;
    be->bits = page->sub[si];
    be->page = page;
-   *pagep = page;
    return page->sub[si];
 }
 
@@ -168,26 +225,18 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
       UInt   off  = (UInt)(a & (CP_PAGE_ADDRS - 1));
       SizeT  inpg = (SizeT)(CP_PAGE_ADDRS - off);
       if (inpg > n) inpg = n;
-      CpBigPage* page;
-      ULong* bits = cp_addrset_bitmap(s, a, &page);
-      ULong  before = added;
-      SizeT  left = inpg;
-      UInt   o    = off;
-      while (left > 0) {
-         UInt  sh   = o & 63;
-         SizeT take = 64 - sh;
-         if (take > left) take = left;
-         ULong mask = (take == 64 ? ~0ULL : ((1ULL << take) - 1)) << sh;
-         ULong fresh = mask & ~bits[o >> 6];
-         if (fresh) {
-            bits[o >> 6] |= fresh;
-            added += CP_POPCOUNT64(fresh);
-         }
-         o += (UInt)take;
-         left -= take;
+      CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
+      const ULong* sub = page->sub[(a >> CP_PAGE_BITS) & (CP_SUBS - 1)];
+      UInt here;
+      if ((sub == NULL || cp_sub_is_run(sub))
+          && run_add(page, (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1)), off, (UInt)inpg, &here)) {
+         /* kept as a run */
+      } else {
+         here = set_bits(sub_bitmap(s, page, a), off, (UInt)inpg);
       }
-      page->nset += (UInt)(added - before);
-      if (page->nset == CP_BIG_FULL && added != before) cp_addrset_page_filled(s, page, a);
+      added += here;
+      page->nset += here;
+      if (page->nset == CP_BIG_FULL && here != 0) cp_addrset_page_filled(s, page, a);
       a += inpg;
       n -= inpg;
       if (a == 0) break;                 /* wrapped around the address space */
@@ -211,12 +260,14 @@ Bool cp_addrset_contains(const CpAddrSet* s, Addr a)
    const ULong* bits = page->sub[(a >> CP_PAGE_BITS) & (CP_SUBS - 1)];
    if (!bits) return False;
    UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
+   if (cp_sub_is_run(bits))
+      return off - cp_sub_run_start(bits) < cp_sub_run_len(bits);
    return (bits[off >> 6] >> (off & 63)) & 1;
 }
 
 ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
 {
-   ULong added = 0;
+   ULong added = 0, ranged = 0;         /* ranged: counted by add_range */
    for (UInt i = 0; i < src->cap; i++) {
       if (src->slots[i].pn == NO_PAGE) continue;
       const CpBigPage* sp = src->slots[i].page;
@@ -224,8 +275,15 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
       for (UInt k = 0; k < CP_SUBS; k++) {
          const ULong* sb = sp->sub[k];
          if (!sb) continue;
+         if (cp_sub_is_run(sb)) {
+            Addr a = (src->slots[i].pn << CP_BIG_BITS) + ((Addr)k << CP_PAGE_BITS)
+                     + cp_sub_run_start(sb);
+            ranged += cp_addrset_add_range(dst, a, cp_sub_run_len(sb));
+            continue;
+         }
          if (!dp) dp = cp_addrset_page(dst, src->slots[i].pn);
          if (!dp->sub[k]) dp->sub[k] = bitmap_new(dst);
+         else if (cp_sub_is_run(dp->sub[k])) dp->sub[k] = bitmap_of_run(dst, dp->sub[k]);
          ULong* db = dp->sub[k];
          if (is_full_bits(db)) continue;
          for (UInt w = 0; w < CP_PAGE_WORDS; w++) {
@@ -242,7 +300,7 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
          cp_addrset_page_filled(dst, dp, src->slots[i].pn << CP_BIG_BITS);
    }
    dst->count += added;
-   return added;
+   return added + ranged;
 }
 
 /* ---------------- edges ---------------- */

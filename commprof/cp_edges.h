@@ -39,10 +39,27 @@
 typedef struct {
    UInt   nset;              /* addresses of the page in the set; a full page
                                 (CP_BIG_FULL) needs no bitmap lookup */
-   ULong* sub[CP_SUBS];      /* NULL (none of its addresses), a bitmap of the
-                                set, or cp_addrset_full_bits once the page is
-                                full */
+   ULong* sub[CP_SUBS];      /* NULL (none of its addresses), a run (see
+                                below), a bitmap of the set, or
+                                cp_addrset_full_bits once the page is full */
 } CpBigPage;
+
+/* A sub that few accesses have touched has no bitmap: its addresses are one
+   run, kept in the pointer itself (bit 0 set): [start, start + len) of the
+   sub's 4096, and how many accesses added to the sub.  An access off the
+   run, or the CP_RUN_ACCESSES-th one, makes it a bitmap.  So a sparse set
+   (an element read here and there over an edge) costs no bitmap memory,
+   and the subs read again and again get the bitmap that the fast path
+   needs.  Runs are never in the bitmap cache. */
+#define CP_RUN_ACCESSES 8
+static inline Bool  cp_sub_is_run(const ULong* sub)  { return ((Addr)sub & 1) != 0; }
+static inline UInt  cp_sub_run_start(const ULong* sub) { return (UInt)(((Addr)sub >> 16) & 0xfff); }
+static inline UInt  cp_sub_run_len(const ULong* sub)   { return (UInt)(((Addr)sub >> 32) & 0x1fff); }
+static inline UInt  cp_sub_run_accesses(const ULong* sub) { return (UInt)(((Addr)sub >> 1) & 0x7f); }
+static inline ULong* cp_sub_run(UInt start, UInt len, UInt accesses)
+{
+   return (ULong*)(((Addr)len << 32) | ((Addr)start << 16) | ((Addr)accesses << 1) | 1);
+}
 
 /* The bitmap of every sub of a full page: all ones, shared by every set and
    never written (an address already in needs no write), so a dense set
@@ -106,9 +123,6 @@ Bool  cp_addrset_contains(const CpAddrSet* s, Addr a);
 /* dst |= src; returns the number of addresses added to dst. */
 ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
 
-/* The bitmap for a, made if absent, and its page; caches both. */
-ULong* cp_addrset_bitmap(CpAddrSet* s, Addr a, CpBigPage** page);
-
 /* Page of s holding address a has just become full: its bitmaps give way to
    cp_addrset_full_bits (cached entries too). */
 void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a);
@@ -129,20 +143,17 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
    UInt off = (UInt)(a & (CP_PAGE_ADDRS - 1));
    UInt sh = off & 63;
    if (CP_LIKELY(sh + n <= 64)) {
-      ULong* bits;
-      CpBigPage* page;
       Addr bm = a >> CP_PAGE_BITS;
       const CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm);
-      if (CP_LIKELY(be->key == bm)) {
-         bits = be->bits;
-         page = be->page;
-      } else {
+      if (CP_UNLIKELY(be->key != bm)) {
          /* a page whose every address is in already: nothing to look at */
          Addr pn = a >> CP_BIG_BITS;
          UInt pi = (UInt)(pn & (CP_PCACHE - 1));
          if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == CP_BIG_FULL) return 0;
-         bits = cp_addrset_bitmap(s, a, &page);
+         return cp_addrset_add_range(s, a, n);        /* no bitmap yet, a run, or not cached */
       }
+      ULong* bits = be->bits;
+      CpBigPage* page = be->page;
       ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;
       ULong* w = &bits[off >> 6];
       ULong fresh = mask & ~*w;

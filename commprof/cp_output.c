@@ -576,13 +576,20 @@ static Int cmp_node_edges(const void* a, const void* b)
    return 0;
 }
 
-/* Size of the union of the address sets of v[lo..hi). */
+/* Size of the union of the address sets of v[lo..hi).  The largest set
+   goes in first: where its pages are full, the union's are too, and the
+   others then add no bitmap there. */
 static ULong union_count(CpEdge** v, UInt lo, UInt hi)
 {
    if (hi - lo == 1) return v[lo]->addrs.count;
+   UInt big = lo;
+   for (UInt i = lo + 1; i < hi; i++)
+      if (v[i]->addrs.count > v[big]->addrs.count) big = i;
    CpAddrSet u;
    cp_addrset_init(&u);
-   for (UInt i = lo; i < hi; i++) cp_addrset_union(&u, &v[i]->addrs);
+   cp_addrset_union(&u, &v[big]->addrs);
+   for (UInt i = lo; i < hi; i++)
+      if (i != big) cp_addrset_union(&u, &v[i]->addrs);
    ULong n = u.count;
    cp_addrset_free(&u);
    return n;

@@ -25,6 +25,11 @@
  *     freed (bitmap stats back to where they were once the sets are freed),
  *     the cached entries of its bitmaps point at the shared one, and adding
  *     or probing there still agrees with the model;
+ *   - sparse sets (edges/sparse-runs): a sub touched by few accesses is a run
+ *     kept in its pointer, not a bitmap (none live for a set of one element a
+ *     sub, nor for a union of such sets); the CP_RUN_ACCESSES-th access, or
+ *     one off the run, makes it a cached bitmap; a run grows both ways; runs
+ *     are well formed and never cached (verify_set_internal);
  *   - cp_edge_get/cp_edge_credit/cp_edge_lookup_slow find the same edge for a
  *     key whatever the cache holds (colliding cache slots, colliding hash
  *     slots, table growth past 256 edges); an edge's address stays the same;
@@ -149,6 +154,17 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
                what, ctx, s->slots[i].pn, full ? "full" : "not full", k,
                bits == cp_addrset_full_bits ? "the shared full bitmap" : "its own");
          if (!bits) continue;
+         if (cp_sub_is_run(bits)) {
+            UInt rs = cp_sub_run_start(bits), rl = cp_sub_run_len(bits), ra = cp_sub_run_accesses(bits);
+            CHECK(rl >= 1 && rs + rl <= CP_PAGE_ADDRS && ra >= 1 && ra < CP_RUN_ACCESSES,
+                  "%s (%s): page 0x%lx sub %u is a run of %u at %u after %u accesses", what, ctx,
+                  s->slots[i].pn, k, rl, rs, ra);
+            for (UInt c = 0; c < (1u << (64 - s->bm_shift)); c++)
+               CHECK(s->bmc[c].key != (s->slots[i].pn << (CP_BIG_BITS - CP_PAGE_BITS)) + k,
+                     "%s (%s): page 0x%lx sub %u is a run, yet cached", what, ctx, s->slots[i].pn, k);
+            page_pop += rl;
+            continue;
+         }
          if (bits != cp_addrset_full_bits) bitmaps++;
          for (UInt w = 0; w < CP_PAGE_WORDS; w++) page_pop += CP_POPCOUNT64(bits[w]);
       }
@@ -943,6 +959,96 @@ static void case_full_pages(uintptr_t unused)
    teardown();
 }
 
+/* Sparse sets keep runs, not bitmaps: one element (two 8-byte reads) per
+   sub of 4 Ki addresses, as a transform reads the few elements that another
+   function wrote.  A sub becomes a bitmap, cached for the fast path, on its
+   CP_RUN_ACCESSES-th access or on an access off its run; a union of runs
+   makes runs. */
+static void case_sparse_runs(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   ULong live0 = cp_addrset_stats.bitmaps_live;
+   CpAddrSet s, u;
+   U64Map m = { 0 };
+   cp_addrset_init(&s);
+   cp_addrset_init(&u);
+   const unsigned nsubs = 200;
+   Addr base = ((Addr)rnd(1u << 20) + 1) << CP_BIG_BITS;
+   static UInt at[200];
+   for (unsigned k = 0; k < nsubs; k++) {
+      at[k] = (UInt)rnd(CP_PAGE_ADDRS / 16) * 16;            /* an aligned 16-byte element */
+      Addr a = base + ((Addr)k << CP_PAGE_BITS) + at[k];
+      snprintf(ctx, sizeof ctx, "element %u at 0x%lx", k, a);
+      CHECK_EQ(cp_addrset_add_small(&s, a, 8), mset_add_range(&m, a, 8), "re (%s)", ctx);
+      CHECK_EQ(cp_addrset_add_small(&s, a + 8, 8), mset_add_range(&m, a + 8, 8), "im (%s)", ctx);
+   }
+   snprintf(ctx, sizeof ctx, "sparse");
+   verify_set(&s, &m, "sparse set");
+   CHECK_EQ(s.nbitmaps, 0, "bitmaps of a set of one element a sub");
+   CHECK_EQ(cp_addrset_stats.bitmaps_live, live0, "bitmaps live with runs only");
+   CHECK_EQ(s.count, 16ULL * nsubs, "addresses of the sparse set");
+
+   /* a union of runs is runs */
+   CHECK_EQ(cp_addrset_union(&u, &s), 16ULL * nsubs, "union into an empty set");
+   verify_set(&u, &m, "union of runs");
+   CHECK_EQ(u.nbitmaps, 0, "bitmaps of a union of runs");
+
+   /* sub 0: reads of the element again; the CP_RUN_ACCESSES-th access (2 so
+      far) makes the bitmap, which is then cached */
+   Addr a0 = base + at[0];
+   for (unsigned i = 2; i + 1 < CP_RUN_ACCESSES; i++) {
+      snprintf(ctx, sizeof ctx, "access %u of sub 0", i + 1);
+      CHECK_EQ(cp_addrset_add_small(&s, a0 + (i & 1) * 8, 8), 0, "read again (%s)", ctx);
+      CHECK_EQ(s.nbitmaps, 0, "bitmaps (%s)", ctx);
+   }
+   snprintf(ctx, sizeof ctx, "access %u of sub 0", CP_RUN_ACCESSES);
+   CHECK_EQ(cp_addrset_add_small(&s, a0, 8), 0, "read again (%s)", ctx);
+   CHECK_EQ(s.nbitmaps, 1, "bitmaps (%s)", ctx);
+   const CpBmCacheEnt* be = cp_addrset_bm_ent(&s, a0 >> CP_PAGE_BITS);
+   CHECK(be->key == a0 >> CP_PAGE_BITS && !cp_sub_is_run(be->bits), "sub 0's bitmap is not cached (%s)", ctx);
+   verify_set(&s, &m, "sub 0 a bitmap");
+
+   /* sub 1: the next element, then the one before: the run grows both ways */
+   Addr a1 = base + CP_PAGE_ADDRS + at[1];
+   snprintf(ctx, sizeof ctx, "sub 1 grows");
+   if (at[1] + 32 <= CP_PAGE_ADDRS)
+      CHECK_EQ(cp_addrset_add_range(&s, a1 + 16, 16), mset_add_range(&m, a1 + 16, 16), "after (%s)", ctx);
+   if (at[1] >= 16)
+      CHECK_EQ(cp_addrset_add_small(&s, a1 - 16, 24), mset_add_range(&m, a1 - 16, 24), "before (%s)", ctx);
+   CHECK_EQ(s.nbitmaps, 1, "bitmaps (%s)", ctx);
+   verify_set(&s, &m, "sub 1 grown");
+
+   /* sub 2: an access off the run makes a bitmap at once */
+   Addr a2 = base + 2 * CP_PAGE_ADDRS + ((at[2] + CP_PAGE_ADDRS / 2) & (CP_PAGE_ADDRS - 1));
+   snprintf(ctx, sizeof ctx, "sub 2 off the run");
+   CHECK_EQ(cp_addrset_add_small(&s, a2, 4), mset_add_range(&m, a2, 4), "off the run (%s)", ctx);
+   CHECK_EQ(s.nbitmaps, 2, "bitmaps (%s)", ctx);
+   verify_set(&s, &m, "sub 2 a bitmap");
+   probe_around(&s, &m, a2, 4, "sub 2");
+
+   /* a union of bitmaps into runs makes bitmaps of them; u's other subs stay runs */
+   snprintf(ctx, sizeof ctx, "union into runs");
+   CHECK_EQ(cp_addrset_union(&u, &s), m.n - 16ULL * nsubs, "union into the runs");
+   verify_set(&u, &m, "union of bitmaps into runs");
+   CHECK_EQ(u.nbitmaps, 2, "bitmaps of the union");
+
+   /* a whole sub by add_range is one run; the page fills with runs and bitmaps in it */
+   snprintf(ctx, sizeof ctx, "fill page 0");
+   for (unsigned k = 0; k < CP_SUBS; k++) {
+      Addr a = base + ((Addr)k << CP_PAGE_BITS);
+      CHECK_EQ(cp_addrset_add_range(&s, a, CP_PAGE_ADDRS), mset_add_range(&m, a, CP_PAGE_ADDRS),
+               "sub %u whole (%s)", k, ctx);
+   }
+   verify_set(&s, &m, "page 0 full");
+   CHECK_EQ(cp_addrset_page(&s, base >> CP_BIG_BITS)->nset, CP_BIG_FULL, "page 0 nset");
+   cp_addrset_free(&u);
+   cp_addrset_free(&s);
+   CHECK_EQ(cp_addrset_stats.bitmaps_live, live0, "bitmaps live after freeing the sets");
+   u64map_free(&m);
+   teardown();
+}
+
 int main(int argc, char** argv)
 {
    tc_env();
@@ -956,6 +1062,7 @@ int main(int argc, char** argv)
    tc_add("edges/cache-collision", case_cache_collision, 0, 60);
    tc_add("edges/bm-cache-big",    case_bm_cache_big,    0, 60);
    tc_add("edges/full-pages",      case_full_pages,      0, 60);
+   tc_add("edges/sparse-runs",     case_sparse_runs,     0, 20);
    tc_add("edges/reset",           case_reset,           0, 60);
    tc_add("edges/order",           case_order,           0, 20);
    return tc_run_all("test_edges", argc, argv);
