@@ -33,7 +33,7 @@ static inline Bool is_own_bitmap(const ULong* sub)
 
 /* Set bits [off, off + n) of bits (off + n <= CP_PAGE_ADDRS); returns how
    many were clear. */
-static UInt set_bits(ULong* bits, UInt off, UInt n)
+static inline UInt set_bits(ULong* bits, UInt off, UInt n)
 {
    UInt added = 0;
    while (n > 0) {
@@ -44,7 +44,7 @@ static UInt set_bits(ULong* bits, UInt off, UInt n)
       ULong fresh = mask & ~bits[off >> 6];
       if (fresh) {
          bits[off >> 6] |= fresh;
-         added += CP_POPCOUNT64(fresh);
+         added += fresh == mask ? take : CP_POPCOUNT64(fresh);
       }
       off += take;
       n -= take;
