@@ -121,13 +121,13 @@ static inline __attribute__((always_inline)) Bool one_producer(Addr a, SizeT sz,
    Addr off = a & (CP_CHUNK_SIZE - 1);
    if (LIKELY(CP_SLOT_IS_COARSE(s))) {       /* an index per 4-byte word */
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      UInt c0 = (UInt)(off >> CP_COARSE_LOG2);
-      UInt c1 = (UInt)((off + sz - 1) >> CP_COARSE_LOG2);
-      const UChar* b = ch->b + c0;
+      const UChar* b = ch->b + (off >> CP_COARSE_LOG2);
+      UInt in = (UInt)(off & ((1u << CP_COARSE_LOG2) - 1));
       /* within one word (an aligned int or float): nothing to compare */
-      if (c1 != c0) {
-         if (quick && UNLIKELY(c1 - c0 >= 8)) return False;
-         if (UNLIKELY(!cp_shadow_same_bytes(b, c1 - c0 + 1))) return False;
+      if (in + sz > (1u << CP_COARSE_LOG2)) {
+         UInt nw = (UInt)((in + sz + (1u << CP_COARSE_LOG2) - 1) >> CP_COARSE_LOG2);   /* words */
+         if (quick && UNLIKELY(nw > 8)) return False;
+         if (UNLIKELY(!cp_shadow_same_bytes(b, nw))) return False;
       }
       *p = ch->pal[b[0]];
       return True;
