@@ -75,7 +75,7 @@ typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP
 #define CP_PCACHE 4                                /* cached pages, by page number mod 4 */
 #define CP_BMCACHE_BITS 5                          /* cached bitmaps: 32, by a hash of the number; */
 #define CP_BMBIG_AFTER  4096                       /* after this many misses, 8 times more */
-#define CP_BMBIG_MAX    12                         /* up to 4096 (see CpAddrSet) */
+#define CP_BMBIG_MAX    14                         /* up to 16384 (see CpAddrSet) */
 
 typedef struct {
    Addr       key;          /* address >> CP_PAGE_BITS, or (Addr)-1 */
