@@ -813,19 +813,23 @@ static void case_order(uintptr_t unused)
 
 /* Reads roaming over hundreds of bitmaps: the bitmap cache grows from the
    set's 32 entries to a table of 256 after CP_BMBIG_AFTER misses, then to
-   2048 (the set has enough bitmaps for it, not for 4096), keeps what the
-   smaller one held, and the set stays exact across the switches. */
-static void case_bm_cache_big(uintptr_t unused)
+   2048 (the set has enough bitmaps for it, not for 16384), keeps what the
+   smaller one held, and the set stays exact across the switches.  Over
+   thousands of bitmaps (edges/bm-cache-max) it goes on to 16384. */
+static void case_bm_cache_big(uintptr_t many)
 {
-   (void)unused;
    setup();
    CpAddrSet s;
    U64Map m = { 0 };
    cp_addrset_init(&s);
    CHECK(s.bmc == s.bm, "a new set does not use its own bitmap cache");
-   const unsigned nbm = 600;                 /* bitmaps, in 38 pages */
+   /* 600 bitmaps in 38 pages: the cache grows to 2^11 entries, and no more
+      (2^14 entries would cost more than a quarter of 600 bitmaps); with
+      many, 4000 bitmaps in 250 pages: it grows to 2^CP_BMBIG_MAX */
+   const unsigned nbm = many ? 4000 : 600;
+   const UInt final_bits = many ? CP_BMBIG_MAX : 11;
    Addr base = (Addr)rnd(1u << 20) << CP_BIG_BITS;
-   unsigned ops = 8 * CP_BMBIG_AFTER * tc_scale, switched_at = 0;
+   unsigned ops = (many ? 32 : 8) * CP_BMBIG_AFTER * tc_scale, switched_at = 0;
    for (unsigned it = 0; it < ops; it++) {
       SizeT n = (SizeT)rnd_in(1, 16);
       Addr a = base + ((Addr)rnd(nbm) << CP_PAGE_BITS) + rnd(CP_PAGE_ADDRS - 16);
@@ -849,7 +853,7 @@ static void case_bm_cache_big(uintptr_t unused)
    CHECK(switched_at != 0, "the cache never grew in %u operations", ops);
    CHECK(switched_at >= CP_BMBIG_AFTER, "the cache grew after %u operations", switched_at);
    CHECK_EQ(s.nbitmaps, nbm, "bitmaps of the set");
-   CHECK_EQ(s.bm_shift, 64 - 11, "shift of the final cache");
+   CHECK_EQ(s.bm_shift, 64 - final_bits, "shift of the final cache");
    /* every entry of the big cache points at the bitmap of its key */
    for (UInt i = 0; i < (1u << (64 - s.bm_shift)); i++) {
       const CpBmCacheEnt* be = &s.bmc[i];
@@ -1061,6 +1065,7 @@ int main(int argc, char** argv)
    tc_add("edges/many-edges",      case_many_edges,      0, 60);
    tc_add("edges/cache-collision", case_cache_collision, 0, 60);
    tc_add("edges/bm-cache-big",    case_bm_cache_big,    0, 60);
+   tc_add("edges/bm-cache-max",    case_bm_cache_big,    1, 60);
    tc_add("edges/full-pages",      case_full_pages,      0, 60);
    tc_add("edges/sparse-runs",     case_sparse_runs,     0, 20);
    tc_add("edges/reset",           case_reset,           0, 60);
