@@ -101,6 +101,24 @@ static inline Bool page_used(const CpShadowMap* m, Addr pg)
    return (m->used_pages[pg >> 3] >> (pg & 7)) & 1;
 }
 
+/* The first slot of the primary table from index *i on that has a writer
+   (it is not uniform 0), with *i its index; NULL once there is none.  Only
+   the table pages ever used are read. */
+static CpSlot* next_written_slot(CpShadowMap* m, Addr* i)
+{
+   for (Addr j = *i; j < CP_PRIMARY_SIZE; j++) {
+      if (j % CP_SLOTS_PER_PAGE == 0 && !page_used(m, j / CP_SLOTS_PER_PAGE)) {
+         j += CP_SLOTS_PER_PAGE - 1;                         /* a page never used */
+         continue;
+      }
+      if (m->primary[j] != CP_SLOT_UNIFORM(0)) {
+         *i = j;
+         return &m->primary[j];
+      }
+   }
+   return NULL;
+}
+
 /* The slot of chunk cn, for writing. */
 static CpSlot* slot_for_write(CpShadowMap* m, Addr cn)
 {
@@ -376,13 +394,10 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
 
 void cp_shadow_reset(CpShadowMap* m)
 {
-   for (Addr pg = 0; pg < CP_PRIMARY_SIZE / CP_SLOTS_PER_PAGE; pg++) {
-      if (!page_used(m, pg)) continue;
-      for (Addr i = pg * CP_SLOTS_PER_PAGE; i < (pg + 1) * CP_SLOTS_PER_PAGE; i++) {
-         if (m->primary[i] == CP_SLOT_UNIFORM(0)) continue;
-         if (!CP_SLOT_IS_UNIFORM(m->primary[i])) release_chunk(m, m->primary[i]);
-         m->primary[i] = CP_SLOT_UNIFORM(0);
-      }
+   CpSlot* s;
+   for (Addr i = 0; (s = next_written_slot(m, &i)) != NULL; i++) {
+      if (!CP_SLOT_IS_UNIFORM(*s)) release_chunk(m, *s);
+      *s = CP_SLOT_UNIFORM(0);
    }
    for (SizeT i = 0; i < m->high_cap; i++)
       if (m->high_tab[i].cn != HIGH_EMPTY) {
@@ -536,13 +551,10 @@ static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
 ULong cp_shadow_written_bytes(CpShadowMap* m)
 {
    ULong n = 0;
-   for (Addr pg = 0; pg < CP_PRIMARY_SIZE / CP_SLOTS_PER_PAGE; pg++) {
-      if (!page_used(m, pg)) continue;
-      for (Addr i = pg * CP_SLOTS_PER_PAGE; i < (pg + 1) * CP_SLOTS_PER_PAGE; i++)
-         if (m->primary[i] != CP_SLOT_UNIFORM(0)) n += slot_written_bytes(m, m->primary[i]);
-   }
+   CpSlot* s;
+   for (Addr i = 0; (s = next_written_slot(m, &i)) != NULL; i++) n += slot_written_bytes(m, *s);
    for (SizeT i = 0; i < m->high_cap; i++)
-      if (m->high_tab[i].cn != (Addr)-1) n += slot_written_bytes(m, *m->high_tab[i].cell);
+      if (m->high_tab[i].cn != HIGH_EMPTY) n += slot_written_bytes(m, *m->high_tab[i].cell);
    return n;
 }
 
