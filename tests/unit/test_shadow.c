@@ -32,6 +32,9 @@
  *         ascending or descending stores is uniform after the last store
  *         (the promise of cp_shadow.h: checked when a store reaches an end of
  *         the chunk after at least half a chunk of writes);
+ *   - cp_shadow_written_bytes equals the model's blocks with a writer times
+ *     the block size (it reads only the table pages in use, and the high
+ *     table), at every full check;
  *   - stats: chunks_live == number of materialised slots, wide_live == number
  *     of wide ones, bytes_live == wide_live * (sizeof(CpChunk) + 4 * entries)
  *     + (chunks_live - wide_live) * (sizeof(CpNChunk) + entries + tail),
@@ -409,12 +412,26 @@ static void verify_outside(unsigned n)
    }
 }
 
+/* cp_shadow_written_bytes: the bytes of the blocks that have a writer. */
+static void verify_written_bytes(void)
+{
+   ULong want = 0;
+   for (unsigned i = 0; i < NW; i++)
+      for (Addr b = 0; b < W[i].nch * BPC; b++) want += W[i].ent[b] != 0;
+   want <<= G;
+   ULong got = cp_shadow_written_bytes(&M);
+   if (got != want)
+      FAILF("after %s: cp_shadow_written_bytes %llu, the model has %llu bytes with a writer", opdesc,
+            (unsigned long long)got, (unsigned long long)want);
+}
+
 static void verify_all(void)
 {
    for (unsigned i = 0; i < NW; i++) {
       verify_span(W[i].base, W[i].base + (win_size(&W[i]) - 1));
       verify_slots(&W[i], 1);
    }
+   verify_written_bytes();
    verify_stats();
    verify_primary();
    verify_outside(64);
