@@ -60,13 +60,14 @@ static ULong* bitmap_of_run(CpAddrSet* s, const ULong* run)
    return bits;
 }
 
-/* Add [off, off + n) to sub si of page, which is a run or empty, as a run;
+/* Add [off, off + n) to sub si of page as a run, if it is empty or a run;
    *added: how many addresses are new.  False, with nothing changed, if the
-   sub must become a bitmap instead: the addresses are off the run (neither
-   in it nor next to it), or this is its CP_RUN_ACCESSES-th access. */
+   sub is a bitmap already or must become one: the addresses are off the run
+   (neither in it nor next to it), or this is its CP_RUN_ACCESSES-th access. */
 static Bool run_add(CpBigPage* page, UInt si, UInt off, UInt n, UInt* added)
 {
    const ULong* sub = page->sub[si];
+   if (sub != NULL && !cp_sub_is_run(sub)) return False;
    if (sub == NULL) {
       page->sub[si] = cp_sub_run(off, n, 1);
       *added = n;
@@ -226,22 +227,15 @@ ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)
       SizeT  inpg = (SizeT)(CP_PAGE_ADDRS - off);
       if (inpg > n) inpg = n;
       CpBigPage* page = cp_addrset_page(s, a >> CP_BIG_BITS);
-      const ULong* sub = page->sub[(a >> CP_PAGE_BITS) & (CP_SUBS - 1)];
       UInt here;
-      if ((sub == NULL || cp_sub_is_run(sub))
-          && run_add(page, (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1)), off, (UInt)inpg, &here)) {
-         /* kept as a run */
-      } else {
+      if (!run_add(page, (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1)), off, (UInt)inpg, &here))
          here = set_bits(sub_bitmap(s, page, a), off, (UInt)inpg);
-      }
+      if (here != 0) cp_addrset_counted(s, page, a, here);
       added += here;
-      page->nset += here;
-      if (page->nset == CP_BIG_FULL && here != 0) cp_addrset_page_filled(s, page, a);
       a += inpg;
       n -= inpg;
       if (a == 0) break;                 /* wrapped around the address space */
    }
-   s->count += added;
    return added;
 }
 
