@@ -261,7 +261,7 @@ Bool cp_addrset_contains(const CpAddrSet* s, Addr a)
 
 ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
 {
-   ULong added = 0, ranged = 0;         /* ranged: counted by add_range */
+   ULong added = 0;
    for (UInt i = 0; i < src->cap; i++) {
       if (src->slots[i].pn == NO_PAGE) continue;
       const CpBigPage* sp = src->slots[i].page;
@@ -269,10 +269,9 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
       for (UInt k = 0; k < CP_SUBS; k++) {
          const ULong* sb = sp->sub[k];
          if (!sb) continue;
+         Addr a = (src->slots[i].pn << CP_BIG_BITS) + ((Addr)k << CP_PAGE_BITS);
          if (cp_sub_is_run(sb)) {
-            Addr a = (src->slots[i].pn << CP_BIG_BITS) + ((Addr)k << CP_PAGE_BITS)
-                     + cp_sub_run_start(sb);
-            ranged += cp_addrset_add_range(dst, a, cp_sub_run_len(sb));
+            added += cp_addrset_add_range(dst, a + cp_sub_run_start(sb), cp_sub_run_len(sb));
             continue;
          }
          if (!dp) dp = cp_addrset_page(dst, src->slots[i].pn);
@@ -280,21 +279,19 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src)
          else if (cp_sub_is_run(dp->sub[k])) dp->sub[k] = bitmap_of_run(dst, dp->sub[k]);
          ULong* db = dp->sub[k];
          if (is_full_bits(db)) continue;
+         UInt here = 0;
          for (UInt w = 0; w < CP_PAGE_WORDS; w++) {
             ULong fresh = sb[w] & ~db[w];
             if (fresh) {
                db[w] |= fresh;
-               UInt c = CP_POPCOUNT64(fresh);
-               added += c;
-               dp->nset += c;
+               here += CP_POPCOUNT64(fresh);
             }
          }
+         if (here != 0) cp_addrset_counted(dst, dp, a, here);
+         added += here;
       }
-      if (dp && dp->nset == CP_BIG_FULL && !is_full_bits(dp->sub[0]))
-         cp_addrset_page_filled(dst, dp, src->slots[i].pn << CP_BIG_BITS);
    }
-   dst->count += added;
-   return added + ranged;
+   return added;
 }
 
 /* ---------------- edges ---------------- */
