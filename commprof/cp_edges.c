@@ -94,6 +94,7 @@ void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a)
       CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm0 + k);
       if (be->key == bm0 + k) be->bits = page->sub[k];
    }
+   s->nfull += CP_SUBS;
    cp_addrset_stats.pages_filled++;
 }
 
@@ -113,6 +114,7 @@ void cp_addrset_init(CpAddrSet* s)
    s->bm_shift = 64 - CP_BMCACHE_BITS;
    s->bm_misses = 0;
    s->nbitmaps = 0;
+   s->nfull = 0;
    for (UInt i = 0; i < CP_PCACHE; i++) {
       s->cache_pn[i] = NO_PAGE;
       s->cache_page[i] = NULL;
@@ -186,18 +188,35 @@ CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
 
 /* The bitmap for a, in page, made if absent (from the run if a run); caches
    it. */
+static void cache_sub(CpAddrSet* s, CpBigPage* page, Addr a);
+
 static ULong* sub_bitmap(CpAddrSet* s, CpBigPage* page, Addr a)
 {
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    if (!page->sub[si]) page->sub[si] = bitmap_new(s);
    else if (cp_sub_is_run(page->sub[si])) page->sub[si] = bitmap_of_run(s, page->sub[si]);
+   cache_sub(s, page, a);
+   return page->sub[si];
+}
+
+void cp_addrset_cache_full(CpAddrSet* s, CpBigPage* page, Addr a)
+{
+   cache_sub(s, page, a);
+}
+
+/* Put the bitmap of a (of page: its own or the full one) in the cache,
+   which grows first if it has missed often enough. */
+static void cache_sub(CpAddrSet* s, CpBigPage* page, Addr a)
+{
+   UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    Addr bm = a >> CP_PAGE_BITS;
    UInt bits_now = 64 - s->bm_shift;
    if (++s->bm_misses >= CP_BMBIG_AFTER && bits_now < CP_BMBIG_MAX) {
       s->bm_misses = 0;
       UInt nb = bits_now + 3 > CP_BMBIG_MAX ? CP_BMBIG_MAX : bits_now + 3;
-      /* entries cost 24 bytes, bitmaps 512 */
-      if (s->nbitmaps * 512ULL >= (24ULL << nb) * 4) {
+      /* entries cost 24 bytes, bitmaps 512 (a sub of a full page counts as
+         one) */
+      if ((ULong)(s->nbitmaps + s->nfull) * 512 >= (24ULL << nb) * 4) {
          CpBmCacheEnt* big = CP_MALLOC("cp.addrset.bmcache", sizeof(CpBmCacheEnt) << nb);
          for (UInt i = 0; i < (1u << nb); i++) {
             big[i].key = NO_PAGE;
@@ -216,7 +235,6 @@ static ULong* sub_bitmap(CpAddrSet* s, CpBigPage* page, Addr a)
    be->key = bm;
    be->bits = page->sub[si];
    be->page = page;
-   return page->sub[si];
 }
 
 ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)

@@ -91,12 +91,16 @@ typedef struct {
       MiB) while the set has more bitmaps than that; then it is a table 8
       times larger, made for the few sets that need it (the many small ones
       do not pay for it), and so on up to 2^CP_BMBIG_MAX entries: the cache
-      never costs more than a quarter of the set's own bitmaps.  bmc may
-      point into the set: a set is never moved. */
+      never costs more than a quarter of what the set's bitmaps would cost,
+      counting the 16 subs of each full page as bitmaps (their shared
+      bitmap is cached like any other, and a set read at random over many
+      full pages needs as many entries as one over as many bitmaps).  bmc
+      may point into the set: a set is never moved. */
    CpBmCacheEnt* bmc;
    UInt         bm_shift;   /* 64 - log2(entries of bmc) */
    UInt         bm_misses;  /* misses since bmc last grew */
    UInt         nbitmaps;   /* bitmaps of the set */
+   UInt         nfull;      /* subs of its full pages (CP_SUBS a page) */
    CpBmCacheEnt bm[1 << CP_BMCACHE_BITS];
    ULong       count;       /* number of addresses in the set */
    Addr        cache_pn[CP_PCACHE];    /* page numbers cached, or (Addr)-1 */
@@ -127,6 +131,9 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
    cp_addrset_full_bits (cached entries too). */
 void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a);
 
+/* Cache the (shared) bitmap of a, in page, which is full. */
+void cp_addrset_cache_full(CpAddrSet* s, CpBigPage* page, Addr a);
+
 /* k addresses at a, in page, have just been added to s: count them, and
    give the page's bitmaps up if that filled it (the call comes last, so
    that callers can make it a jump). */
@@ -149,7 +156,10 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
          /* a page whose every address is in already: nothing to look at */
          Addr pn = a >> CP_BIG_BITS;
          UInt pi = (UInt)(pn & (CP_PCACHE - 1));
-         if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == CP_BIG_FULL) return 0;
+         if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == CP_BIG_FULL) {
+            cp_addrset_cache_full(s, s->cache_page[pi], a);   /* the next hit inline */
+            return 0;
+         }
          return cp_addrset_add_range(s, a, n);        /* no bitmap yet, a run, or not cached */
       }
       ULong* bits = be->bits;

@@ -24,7 +24,12 @@
  *     through any mix of add_small, add_range and union, its bitmaps are
  *     freed (bitmap stats back to where they were once the sets are freed),
  *     the cached entries of its bitmaps point at the shared one, and adding
- *     or probing there still agrees with the model;
+ *     or probing there still agrees with the model; nfull counts the subs
+ *     of full pages, and a sub of a full page read through add_small is
+ *     cached as the shared bitmap, the cache growing for reads roaming over
+ *     many full pages as over many bitmaps (edges/full-cache);
+ *   - every entry of the bitmap cache names the current bitmap of its key
+ *     (verify_set_internal);
  *   - sparse sets (edges/sparse-runs): a sub touched by few accesses is a run
  *     kept in its pointer, not a bitmap (none live for a set of one element a
  *     sub, nor for a union of such sets); the CP_RUN_ACCESSES-th access, or
@@ -130,7 +135,7 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
          s->used, s->cap);
    U64Map seen = { 0 };
    ULong pop = 0;
-   UInt used = 0, bitmaps = 0;
+   UInt used = 0, bitmaps = 0, full_subs = 0;
    int found[CP_PCACHE];
    for (UInt c = 0; c < CP_PCACHE; c++) found[c] = s->cache_pn[c] == NO_PAGE;
    for (UInt i = 0; i < s->cap; i++) {
@@ -148,6 +153,7 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
          }
       ULong page_pop = 0;
       int full = s->slots[i].page->nset == CP_BIG_FULL;
+      if (full) full_subs += CP_SUBS;
       for (UInt k = 0; k < CP_SUBS; k++) {
          const ULong* bits = s->slots[i].page->sub[k];
          CHECK(full == (bits == cp_addrset_full_bits), "%s (%s): page 0x%lx %s but sub %u is %s",
@@ -176,6 +182,21 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
    CHECK(used == s->used, "%s (%s): %u pages in the table, used says %u", what, ctx, used, s->used);
    CHECK(bitmaps == s->nbitmaps, "%s (%s): %u bitmaps of its own, nbitmaps says %u", what, ctx,
          bitmaps, s->nbitmaps);
+   CHECK(full_subs == s->nfull, "%s (%s): %u subs in full pages, nfull says %u", what, ctx,
+         full_subs, s->nfull);
+   /* every cached entry names the bitmap (own, full or shared) of its key */
+   for (UInt c = 0; c < (1u << (64 - s->bm_shift)); c++) {
+      const CpBmCacheEnt* be = &s->bmc[c];
+      if (be->key == NO_PAGE) continue;
+      CHECK(cp_addrset_bm_ent(s, be->key) == be, "%s (%s): entry %u holds key 0x%lx of another slot",
+            what, ctx, c, be->key);
+      const CpPageSlot* sl = NULL;
+      for (UInt i = 0; i < s->cap && !sl; i++)
+         if (s->slots[i].pn == be->key >> (CP_BIG_BITS - CP_PAGE_BITS)) sl = &s->slots[i];
+      CHECK(sl != NULL, "%s (%s): cached bitmap 0x%lx of no page", what, ctx, be->key);
+      CHECK(be->page == sl->page && be->bits == sl->page->sub[be->key & (CP_SUBS - 1)],
+            "%s (%s): entry %u (key 0x%lx) points at another bitmap", what, ctx, c, be->key);
+   }
    for (UInt c = 0; c < CP_PCACHE; c++)
       CHECK(found[c], "%s (%s): cached page 0x%lx not in the table", what, ctx, s->cache_pn[c]);
    CHECK(pop == s->count, "%s (%s): pages hold %llu addresses, count says %llu", what, ctx,
@@ -870,6 +891,52 @@ static void case_bm_cache_big(uintptr_t many)
    teardown();
 }
 
+/* Loads over full pages: a sub of a full page is cached like a bitmap (the
+   next access to it hits the cache, whichever path the miss took), and a set
+   read at random over many full pages grows its cache although it has no
+   bitmap of its own: 40 pages (640 subs) take it to 2^11 entries, no more
+   (2^14 would cost more than a quarter of 640 bitmaps). */
+static void case_full_cache(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   CpAddrSet s;
+   U64Map m = { 0 };
+   cp_addrset_init(&s);
+   const unsigned npages = 40;
+   Addr base = ((Addr)rnd(1u << 20) + 1) << CP_BIG_BITS;
+   for (unsigned pg = 0; pg < npages; pg++) {
+      Addr a = base + ((Addr)pg << CP_BIG_BITS);
+      snprintf(ctx, sizeof ctx, "filling page %u", pg);
+      CHECK_EQ(cp_addrset_add_range(&s, a, CP_BIG_FULL), CP_BIG_FULL, "add_range of a whole page");
+      mset_add_range(&m, a, CP_BIG_FULL);
+   }
+   CHECK_EQ(s.nbitmaps, 0, "bitmaps of a set of full pages");
+   CHECK_EQ(s.nfull, npages * CP_SUBS, "subs of its full pages");
+   CHECK(s.bmc == s.bm, "the cache grew while filling");
+   unsigned ops = 12 * CP_BMBIG_AFTER * tc_scale;
+   for (unsigned it = 0; it < ops; it++) {
+      /* a page seen last (its page cache entry holds it) or any other */
+      Addr pgb = chance(2) ? (s.cache_pn[rnd(CP_PCACHE)] << CP_BIG_BITS) : 0;
+      if (pgb < base || pgb >= base + ((Addr)npages << CP_BIG_BITS))
+         pgb = base + ((Addr)rnd(npages) << CP_BIG_BITS);
+      SizeT n = (SizeT)rnd_in(1, 8);
+      Addr a = pgb + rnd(CP_BIG_FULL - 8);
+      snprintf(ctx, sizeof ctx, "op #%u add_small(0x%lx, %lu)", it, a, n);
+      CHECK_EQ(cp_addrset_add_small(&s, a, n), 0, "add_small in a full page (%s)", ctx);
+      const CpBmCacheEnt* be = cp_addrset_bm_ent(&s, a >> CP_PAGE_BITS);
+      CHECK(be->key == a >> CP_PAGE_BITS && be->bits == cp_addrset_full_bits,
+            "the sub just read is not cached as the full bitmap (%s)", ctx);
+   }
+   snprintf(ctx, sizeof ctx, "after %u reads", ops);
+   CHECK_EQ(s.bm_shift, 64 - 11, "shift of the final cache");
+   verify_set(&s, &m, "set of full pages");
+   cp_addrset_free(&s);
+   CHECK(s.bmc == s.bm && s.nfull == 0, "a freed set keeps its big cache or full subs");
+   u64map_free(&m);
+   teardown();
+}
+
 /* Pages filled by small and ranged adds in random order and by unions;
    their bitmaps give way to the shared full one. */
 static void case_full_pages(uintptr_t unused)
@@ -1067,6 +1134,7 @@ int main(int argc, char** argv)
    tc_add("edges/bm-cache-big",    case_bm_cache_big,    0, 60);
    tc_add("edges/bm-cache-max",    case_bm_cache_big,    1, 60);
    tc_add("edges/full-pages",      case_full_pages,      0, 60);
+   tc_add("edges/full-cache",      case_full_cache,      0, 60);
    tc_add("edges/sparse-runs",     case_sparse_runs,     0, 20);
    tc_add("edges/reset",           case_reset,           0, 60);
    tc_add("edges/order",           case_order,           0, 20);
