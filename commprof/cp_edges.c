@@ -186,27 +186,8 @@ CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
    return page;
 }
 
-/* The bitmap for a, in page, made if absent (from the run if a run); caches
-   it. */
-static void cache_sub(CpAddrSet* s, CpBigPage* page, Addr a);
-
-static ULong* sub_bitmap(CpAddrSet* s, CpBigPage* page, Addr a)
-{
-   UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
-   if (!page->sub[si]) page->sub[si] = bitmap_new(s);
-   else if (cp_sub_is_run(page->sub[si])) page->sub[si] = bitmap_of_run(s, page->sub[si]);
-   cache_sub(s, page, a);
-   return page->sub[si];
-}
-
-void cp_addrset_cache_full(CpAddrSet* s, CpBigPage* page, Addr a)
-{
-   cache_sub(s, page, a);
-}
-
-/* Put the bitmap of a (of page: its own or the full one) in the cache,
-   which grows first if it has missed often enough. */
-static void cache_sub(CpAddrSet* s, CpBigPage* page, Addr a)
+/* The cache grows first if it has missed often enough. */
+void cp_addrset_cache_sub(CpAddrSet* s, CpBigPage* page, Addr a)
 {
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    Addr bm = a >> CP_PAGE_BITS;
@@ -235,6 +216,17 @@ static void cache_sub(CpAddrSet* s, CpBigPage* page, Addr a)
    be->key = bm;
    be->bits = page->sub[si];
    be->page = page;
+}
+
+/* The bitmap for a, in page, made if absent (from the run if a run); caches
+   it. */
+static ULong* sub_bitmap(CpAddrSet* s, CpBigPage* page, Addr a)
+{
+   UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
+   if (!page->sub[si]) page->sub[si] = bitmap_new(s);
+   else if (cp_sub_is_run(page->sub[si])) page->sub[si] = bitmap_of_run(s, page->sub[si]);
+   cp_addrset_cache_sub(s, page, a);
+   return page->sub[si];
 }
 
 ULong cp_addrset_add_range(CpAddrSet* s, Addr a, SizeT n)

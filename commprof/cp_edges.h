@@ -131,8 +131,9 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
    cp_addrset_full_bits (cached entries too). */
 void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a);
 
-/* Cache the (shared) bitmap of a, in page, which is full. */
-void cp_addrset_cache_full(CpAddrSet* s, CpBigPage* page, Addr a);
+/* Put the bitmap of a, in page, in the cache: its own or the shared one
+   of a full page, not a run. */
+void cp_addrset_cache_sub(CpAddrSet* s, CpBigPage* page, Addr a);
 
 /* k addresses at a, in page, have just been added to s: count them, and
    give the page's bitmaps up if that filled it (the call comes last, so
@@ -157,7 +158,7 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
          Addr pn = a >> CP_BIG_BITS;
          UInt pi = (UInt)(pn & (CP_PCACHE - 1));
          if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == CP_BIG_FULL) {
-            cp_addrset_cache_full(s, s->cache_page[pi], a);   /* the next hit inline */
+            cp_addrset_cache_sub(s, s->cache_page[pi], a);   /* the next hit inline */
             return 0;
          }
          return cp_addrset_add_range(s, a, n);        /* no bitmap yet, a run, or not cached */
