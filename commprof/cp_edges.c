@@ -186,10 +186,13 @@ CpBigPage* cp_addrset_page(CpAddrSet* s, Addr pn)
    return page;
 }
 
-/* The cache grows first if it has missed often enough. */
-void cp_addrset_cache_sub(CpAddrSet* s, CpBigPage* page, Addr a)
+/* The bitmap for a, in page, made if absent (from the run if a run); caches
+   it, the shared bitmap of a full page too. */
+static ULong* sub_bitmap(CpAddrSet* s, CpBigPage* page, Addr a)
 {
    UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
+   if (!page->sub[si]) page->sub[si] = bitmap_new(s);
+   else if (cp_sub_is_run(page->sub[si])) page->sub[si] = bitmap_of_run(s, page->sub[si]);
    Addr bm = a >> CP_PAGE_BITS;
    UInt bits_now = 64 - s->bm_shift;
    if (++s->bm_misses >= CP_BMBIG_AFTER && bits_now < CP_BMBIG_MAX) {
@@ -216,16 +219,6 @@ void cp_addrset_cache_sub(CpAddrSet* s, CpBigPage* page, Addr a)
    be->key = bm;
    be->bits = page->sub[si];
    be->page = page;
-}
-
-/* The bitmap for a, in page, made if absent (from the run if a run); caches
-   it. */
-static ULong* sub_bitmap(CpAddrSet* s, CpBigPage* page, Addr a)
-{
-   UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
-   if (!page->sub[si]) page->sub[si] = bitmap_new(s);
-   else if (cp_sub_is_run(page->sub[si])) page->sub[si] = bitmap_of_run(s, page->sub[si]);
-   cp_addrset_cache_sub(s, page, a);
    return page->sub[si];
 }
 

@@ -131,10 +131,6 @@ ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
    cp_addrset_full_bits (cached entries too). */
 void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a);
 
-/* Put the bitmap of a, in page, in the cache: its own or the shared one
-   of a full page, not a run. */
-void cp_addrset_cache_sub(CpAddrSet* s, CpBigPage* page, Addr a);
-
 /* k addresses at a, in page, have just been added to s: count them, and
    give the page's bitmaps up if that filled it (the call comes last, so
    that callers can make it a jump). */
@@ -153,16 +149,9 @@ static inline ULong cp_addrset_add_small(CpAddrSet* s, Addr a, SizeT n)
    if (CP_LIKELY(sh + n <= 64)) {
       Addr bm = a >> CP_PAGE_BITS;
       const CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm);
-      if (CP_UNLIKELY(be->key != bm)) {
-         /* a page whose every address is in already: nothing to look at */
-         Addr pn = a >> CP_BIG_BITS;
-         UInt pi = (UInt)(pn & (CP_PCACHE - 1));
-         if (pn == s->cache_pn[pi] && s->cache_page[pi]->nset == CP_BIG_FULL) {
-            cp_addrset_cache_sub(s, s->cache_page[pi], a);   /* the next hit inline */
-            return 0;
-         }
-         return cp_addrset_add_range(s, a, n);        /* no bitmap yet, a run, or not cached */
-      }
+      /* no bitmap yet, a run, or not cached (add_range caches it, the
+         shared bitmap of a full page too) */
+      if (CP_UNLIKELY(be->key != bm)) return cp_addrset_add_range(s, a, n);
       ULong* bits = be->bits;
       CpBigPage* page = be->page;
       ULong mask = (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << sh;

@@ -892,7 +892,8 @@ static void case_bm_cache_big(uintptr_t many)
 }
 
 /* Loads over full pages: a sub of a full page is cached like a bitmap (the
-   next access to it hits the cache, whichever path the miss took), and a set
+   next access to it hits the cache, whether the page cache holds its page
+   or not), and a set
    read at random over many full pages grows its cache although it has no
    bitmap of its own: 40 pages (640 subs) take it to 2^11 entries, no more
    (2^14 would cost more than a quarter of 640 bitmaps). */
