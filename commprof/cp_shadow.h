@@ -203,13 +203,28 @@ static inline CpWriter cp_shadow_get(CpShadowMap* m, Addr a)
 }
 
 /* Do the nb bytes at b all equal b[0]?  Reads whole words (the chunk has
-   CP_NCHUNK_TAIL bytes after its entries). */
+   CP_NCHUNK_TAIL bytes after its entries), but for up to 4 bytes no wider
+   than 4: the bytes were often just written by a store of as many (a load
+   of a field right after a store to it), and a wider load than the store
+   that is still in flight cannot take its data from it but waits for it
+   to reach the cache. */
 static inline __attribute__((always_inline)) Bool cp_shadow_same_bytes(const UChar* b, UInt nb)
 {
+   /* each byte equals the next (no 64-bit constant, no spill) */
+   if (nb <= 1) return True;
+   if (nb == 2) {
+      UShort h;
+      __builtin_memcpy(&h, b, sizeof(h));
+      return (UChar)h == (UChar)(h >> 8);
+   }
+   if (nb <= 4) {
+      UInt x;
+      __builtin_memcpy(&x, b, sizeof(x));
+      return ((x ^ (x >> 8)) & (0xffffffffu >> (40 - 8 * nb))) == 0;
+   }
    ULong w;
    __builtin_memcpy(&w, b, sizeof(w));
-   /* up to 8: each byte equals the next (no 64-bit constant, no spill) */
-   if (CP_LIKELY(nb <= 8)) return nb <= 1 || ((w ^ (w >> 8)) & (~0ULL >> (72 - 8 * nb))) == 0;
+   if (CP_LIKELY(nb <= 8)) return ((w ^ (w >> 8)) & (~0ULL >> (72 - 8 * nb))) == 0;
    ULong v = (w & 0xff) * 0x0101010101010101ULL;
    ULong diff = 0;
    UInt i = 0;
