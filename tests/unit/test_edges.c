@@ -893,10 +893,11 @@ static void case_bm_cache_big(uintptr_t many)
 
 /* Loads over full pages: a sub of a full page is cached like a bitmap (the
    next access to it hits the cache, whether the page cache holds its page
-   or not), and a set
-   read at random over many full pages grows its cache although it has no
-   bitmap of its own: 40 pages (640 subs) take it to 2^11 entries, no more
-   (2^14 would cost more than a quarter of 640 bitmaps). */
+   or not), and a set read at random over many full pages grows its cache
+   although it has no bitmap of its own.  The budget: entries of 24 bytes
+   may cost a quarter of 512 bytes per sub, 640 * 512 / 4 = 81,920 bytes for
+   40 pages (640 subs); the cache grows 8 times at a time from 2^5, and
+   2^11 entries take 49,152 bytes while 2^14 would take 393,216: 2^11. */
 static void case_full_cache(uintptr_t unused)
 {
    (void)unused;
