@@ -394,6 +394,55 @@ static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
 
 #define MAX_INSN_LOADS 16
 
+/* The helper calls of one guest instruction's memory accesses are emitted
+   after its last access, in the order of the accesses: an instruction that
+   faults (the store of a read-modify-write to a read-only page, after its
+   load) has made none of its accesses, and when a signal handler makes it
+   run again its accesses count once.  The helpers see the shadow map as the
+   accesses did: nothing else changes it in between. */
+#define MAX_INSN_ACCESSES 32
+typedef struct {
+   AccKind k; IRExpr* addr; Int size; CpNode* node; IRExpr* guard;
+   ULong pend_n;                 /* for --objects: instructions of the run so far */
+} DeferredAccess;
+typedef struct { DeferredAccess a[MAX_INSN_ACCESSES]; UInt n; } InsnAccesses;
+
+static void flush_accesses(IRSB* sb, InsnAccesses* acc)
+{
+   for (UInt j = 0; j < acc->n; j++) {
+      DeferredAccess* d = &acc->a[j];
+      if (cp_clo.objects) emit_insn_offset(sb, d->pend_n);
+      emit_access(sb, d->k, d->addr, d->size, d->node, d->guard);
+   }
+   acc->n = 0;
+}
+
+static void defer_access(IRSB* sb, InsnAccesses* acc, ULong pend_n, AccKind k,
+                         IRExpr* addr, Int size, CpNode* node, IRExpr* guard)
+{
+   if (acc->n == MAX_INSN_ACCESSES) flush_accesses(sb, acc);
+   DeferredAccess* d = &acc->a[acc->n++];
+   d->k = k;
+   d->addr = addr;
+   d->size = size;
+   d->node = node;
+   d->guard = guard;
+   d->pend_n = pend_n;
+}
+
+/* Does an exit of this kind mean that its instruction faulted (so that
+   the accesses it made before are not counted)? */
+static Bool is_fault_exit(IRJumpKind jk)
+{
+   switch (jk) {
+   case Ijk_SigILL: case Ijk_SigTRAP: case Ijk_SigSEGV: case Ijk_SigBUS:
+   case Ijk_SigFPE: case Ijk_SigFPE_IntDiv: case Ijk_SigFPE_IntOvf:
+      return True;
+   default:
+      return False;
+   }
+}
+
 IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                     const VexGuestLayout* layout, const VexGuestExtents* vge,
                     const VexArchInfo* archinfo_host,
@@ -430,9 +479,11 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    IRTemp  insn_loads[MAX_INSN_LOADS];   /* tmps loaded by the current instruction */
    UInt    n_insn_loads = 0;
 
-   /* an access of the current instruction: it counts as a memory instruction */
-#define ACCESS(...) do { if (cp_clo.objects) emit_insn_offset(sb, pend_n);  \
-                         emit_access(sb, __VA_ARGS__);                       \
+   /* The accesses of the current instruction, counted when it has made
+      them all (see defer_access); it counts as a memory instruction. */
+   InsnAccesses acc;
+   acc.n = 0;
+#define ACCESS(...) do { defer_access(sb, &acc, pend_n, __VA_ARGS__);        \
                          if (!insn_mem) { insn_mem = True; pend_mem++; } } while (0)
    for (; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
@@ -441,6 +492,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       switch (st->tag) {
       case Ist_IMark: {
          Bool is_entry;
+         flush_accesses(sb, &acc);               /* the previous instruction's */
          ia = st->Ist.IMark.addr;
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
@@ -489,6 +541,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                frame is dead */
             IRExpr* lim = assign(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr,
                                               IRExpr_Const(IRConst_U64(1))));
+            flush_accesses(sb, &acc);
             emit_unwind_check(sb, lim);
             break;
          }
@@ -571,7 +624,10 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       }
 
       case Ist_Exit:
-         /* every instruction so far has executed if this exit is taken */
+         /* every instruction so far has executed if this exit is taken, and
+            the current one has made its accesses so far, unless the exit is
+            its fault */
+         if (!is_fault_exit(st->Ist.Exit.jk)) flush_accesses(sb, &acc);
          if (pend_n || pend_mem) {
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
@@ -586,6 +642,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    }
 
 #undef ACCESS
+   flush_accesses(sb, &acc);
    if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
 
    if (sbIn->jumpkind == Ijk_Ret) {
