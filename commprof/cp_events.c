@@ -197,8 +197,18 @@ static void start_client_code(ThreadId tid, ULong blocks)
    cp_thread_switch(tid);
 }
 
+/* The thread leaves generated code for the scheduler, which delivers the
+   asynchronous signals: no run of generated code is pending any more.  (A
+   fault in generated code is delivered before this, from Valgrind's signal
+   handler.) */
+static void stop_client_code(ThreadId tid, ULong blocks)
+{
+   cp_instrument_left_code();
+}
+
 static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
+   cp_instrument_fault(tid);
    cp_signal_pre(tid, alt_stack);
 }
 
@@ -233,6 +243,7 @@ void cp_events_register(void)
    VG_(track_pre_thread_ll_create)(thread_created);
    VG_(track_pre_thread_ll_exit)(thread_exited);
    VG_(track_start_client_code)(start_client_code);
+   VG_(track_stop_client_code)(stop_client_code);
    VG_(track_pre_deliver_signal)(pre_deliver_signal);
    VG_(track_post_deliver_signal)(post_deliver_signal);
    VG_(atfork)(NULL, NULL, atfork_child);

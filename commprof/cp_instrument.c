@@ -311,6 +311,110 @@ void cp_instrument_need(UInt what)
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "commprof");
 }
 
+/* A straight-line run of instructions counted by one emit_icount, for
+   cp_instrument_fault: a fault in the middle of the run abandons the
+   generated code before the counts at its end.  Generated code sets
+   cp_cur_run when a run starts (one store); the run it names has been
+   counted already once the code has gone past the end of the run, so the
+   pointer is only good for a fault, which Valgrind delivers from its
+   signal handler, before the thread leaves generated code: leaving it
+   (cp_instrument_left_code, where the scheduler also delivers the other
+   signals) forgets the run. */
+#define RUN_MEM 0x80u                 /* in len[]: the instruction accesses memory */
+typedef struct {
+   CpNode* node;                     /* as for emit_icount: NULL = the innermost node frame */
+   Addr    start;                    /* first instruction */
+   UInt    n, cap;                   /* instructions, room in len[] */
+   Bool    broken;                   /* not contiguous: never used */
+   UChar   len[];                    /* each instruction's length, | RUN_MEM */
+} CpRun;
+static const CpRun* cp_cur_run;
+
+/* Runs live as long as the tool (a translation thrown away leaves its runs
+   behind), so they are cut from big blocks: the open run gets room for a
+   whole superblock, and what it did not use goes to the next one. */
+#define RUN_BLOCK 65536
+static UChar* run_free;              /* the next run starts here */
+static SizeT  run_free_left;
+
+static CpRun* run_open(CpNode* node, Addr start, UInt cap)
+{
+   SizeT size = sizeof(CpRun) + cap;
+   if (run_free_left < size) {
+      run_free = VG_(malloc)("cp.instr.runs", RUN_BLOCK);
+      run_free_left = RUN_BLOCK;
+   }
+   CpRun* r = (CpRun*)run_free;
+   r->node = node;
+   r->start = start;
+   r->n = 0;
+   r->cap = cap;
+   r->broken = False;
+   return r;
+}
+
+/* r, the last run opened, is complete: give back the room it did not use. */
+static void run_close(CpRun* r)
+{
+   SizeT used = (sizeof(CpRun) + r->n + 7) & ~(SizeT)7;
+   run_free = (UChar*)r + used;
+   run_free_left -= used;
+}
+
+/* What emit_icount's code does, for counts taken at run time. */
+static void count_instrs(CpNode* node, ULong n, ULong mem)
+{
+   if (need & CP_NEED_COLLECT) {
+      n &= cp_collect_mask;
+      mem &= cp_collect_mask;
+   }
+   CpNode* base = node;
+   if (node && (need & CP_NEED_REDIRECT) && cp_redirect_node != NULL
+       && (cp_redirect_fn == NULL || cp_redirect_fn == node))
+      base = cp_redirect_node;
+   if (!node) base = cp_cur_node;
+   base->instrs += n;
+   base->mem_instrs += mem;
+   if (n == 0) return;
+   cp_clock += n;
+   if ((need & CP_NEED_SLICES) && cp_slice_end <= cp_clock) cp_timeline_close_slices();
+}
+
+void cp_instrument_left_code(void)
+{
+   cp_cur_run = NULL;
+}
+
+void cp_instrument_fault(ThreadId tid)
+{
+   const CpRun* r = cp_cur_run;
+   if (r == NULL || r->broken) return;      /* between runs: nothing pending */
+   cp_cur_run = NULL;
+   Addr ip = VG_(get_IP)(tid);
+   Addr a = r->start;
+   ULong n = 0, mem = 0;
+   for (UInt k = 0; k < r->n && a != ip; k++) {
+      n++;
+      if (r->len[k] & RUN_MEM) mem++;
+      a += r->len[k] & ~RUN_MEM;
+   }
+   if (a != ip) return;                      /* not an instruction of the run */
+   count_instrs(r->node, n, mem);
+}
+
+static Addr run_len_bytes(const CpRun* r)
+{
+   Addr b = 0;
+   for (UInt k = 0; k < r->n; k++) b += r->len[k] & ~RUN_MEM;
+   return b;
+}
+
+static void set_cur_run(IRSB* sb, const CpRun* r)
+{
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_cur_run),
+                                  mkIRExpr_HWord((HWord)r)));
+}
+
 /* Count n instructions, of which mem access memory, for node (or for the
    innermost node frame when node is NULL), and n on the global clock.  With
    CP_NEED_COLLECT the counts are masked with cp_collect_mask; with
@@ -478,16 +582,27 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    Bool    insn_mem = False;     /* the current instruction accesses memory */
    IRTemp  insn_loads[MAX_INSN_LOADS];   /* tmps loaded by the current instruction */
    UInt    n_insn_loads = 0;
+   CpRun*  run = NULL;           /* the run pend_n counts, once it has a descriptor */
+   Bool    run_stale = False;    /* an exit has counted it: more statements of the
+                                    same instruction must not leave it in cp_cur_run */
+   UInt    run_cap = (UInt)VG_(clo_vex_control).guest_max_insns + 1;
 
    /* The accesses of the current instruction, counted when it has made
       them all (see defer_access); it counts as a memory instruction. */
    InsnAccesses acc;
    acc.n = 0;
 #define ACCESS(...) do { defer_access(sb, &acc, pend_n, __VA_ARGS__);        \
-                         if (!insn_mem) { insn_mem = True; pend_mem++; } } while (0)
+                         if (!insn_mem) { insn_mem = True; pend_mem++;            \
+                                          if (run && !run->broken && run->n) run->len[run->n - 1] |= RUN_MEM; } } while (0)
    for (; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (!st || st->tag == Ist_NoOp) continue;
+      if (run_stale && st->tag != Ist_IMark) {
+         /* the rest of an instruction after an exit not taken (a rep prefix,
+            a compare-and-swap): a fault there has nothing left to count */
+         set_cur_run(sb, NULL);
+         run_stale = False;
+      }
 
       switch (st->tag) {
       case Ist_IMark: {
@@ -502,6 +617,18 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
+         run_stale = False;
+         if (pend_n == 0 || run == NULL) {
+            /* a new run: generated code says so for cp_instrument_fault */
+            if (run) run_close(run);
+            run = run_open(node, ia, run_cap);
+            set_cur_run(sb, run);
+         }
+         if (run->n == run->cap
+             || (run->n > 0 && run->start + run_len_bytes(run) != ia))
+            run->broken = True;
+         else
+            run->len[run->n++] = (UChar)(ilen & ~RUN_MEM);
          if (node && is_entry) {
             IRExpr* sp = get_sp(sb, layout);
             add_dirty(sb, 2, "cp_h_enter", cp_h_enter,
@@ -627,12 +754,21 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          /* every instruction so far has executed if this exit is taken, and
             the current one has made its accesses so far, unless the exit is
             its fault */
-         if (!is_fault_exit(st->Ist.Exit.jk)) flush_accesses(sb, &acc);
+         if (is_fault_exit(st->Ist.Exit.jk)) {
+            /* taken, it delivers a signal: cp_instrument_fault then counts
+               the instructions before this one; not taken, the run goes on */
+            addStmtToIRSB(sb, st);
+            break;
+         }
+         flush_accesses(sb, &acc);
          if (pend_n || pend_mem) {
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
          addStmtToIRSB(sb, st);
+         if (run) run_close(run);
+         run = NULL;           /* the next instruction starts a new run */
+         run_stale = True;
          break;
 
       default:
@@ -644,6 +780,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 #undef ACCESS
    flush_accesses(sb, &acc);
    if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
+   if (run) run_close(run);
 
    if (sbIn->jumpkind == Ijk_Ret) {
       /* the frames of the functions returned from are now above sp */

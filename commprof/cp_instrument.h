@@ -16,6 +16,12 @@ void  cp_instrument_find_main_exe(void);
 #define CP_NEED_SLICES   4u   /* time slices */
 /* Make every translation support these from now on. */
 void  cp_instrument_need(UInt what);
+/* A signal is about to be delivered to thread tid: if an instruction of the
+   code running faulted, count the instructions of its straight-line run
+   that completed before it (generated code counts a run at its end). */
+void  cp_instrument_fault(ThreadId tid);
+/* The thread has left generated code for the scheduler (between blocks). */
+void  cp_instrument_left_code(void);
 IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                     const VexGuestLayout* layout, const VexGuestExtents* vge,
                     const VexArchInfo* archinfo_host,

@@ -1,5 +1,6 @@
 /* cflags: -Wl,-z,now */
-/* segv: accesses of an instruction that faults and runs again count once.
+/* segv: the accesses and the instruction of an instruction that faults and runs
+ * again count once; the instructions before it in its block count too.
  *
  * A SIGSEGV handler makes a read-only page writable again and returns, so the
  * faulting instruction runs again (the write barrier of a garbage collector,
@@ -28,6 +29,31 @@
  *                                                  bump  -> sum bytes = 4,  unma = 4
  *                                                  incr  -> sum bytes = 4,  unma = 4
  *                                                  atom  -> sum bytes = 4,  unma = 4
+ *
+ * Instructions (--maip, from the disassembly of gcc 12): an instruction counts when
+ * it completes, so a faulting one counts once, at its retry, and the ones before it
+ * in its block count although the block was abandoned at the fault.  The handler's
+ * return goes through glibc's __restore_rt (mov $15,%rax; syscall: 2 instructions,
+ * no data access), code outside the nodes, charged to the innermost node frame,
+ * which is the interrupted function again (the handler has returned):
+ *   -O2  bump  mov pg; movslq; addl; ret                      4 + 2 = 6 instructions,
+ *              memory instructions mov, addl = 2; loads pg (8 bytes) and pg[3] (4)
+ *              = 2 loads, 12 bytes; 1 store
+ *        incr  mov pg; incl; ret                              3 + 2 = 5, mem 2,
+ *              loads 2 (12 bytes), stores 1
+ *        atom  mov pg; lock addl; ret                         3 + 2 = 5, the same
+ *        peek  mov lk (a load of 8 bytes); the faulting mov does not complete and
+ *              the handler leaves: 1 instruction, mem 1, 1 load, 8 bytes
+ *   -O0  bump  19 instructions + 2 = 21; memory: push, mov %edi to the stack, mov
+ *              pg, reload k, the load of pg[3], mov pg, reload k, the store to
+ *              pg[3], pop = 9 (ret is control flow); loads pg 8, k 4, pg[3] 4, pg 8,
+ *              k 4, pop 8 = 6 loads, 36 bytes; stores push, k, pg[3] = 3
+ *        incr  push; mov; mov pg; add; incl; nop; pop; ret   8 + 2 = 10; memory push,
+ *              mov pg, incl, pop = 4; loads pg 8, pg[6] 4, pop 8 = 3 loads, 20
+ *              bytes; stores push, incl = 2
+ *        atom  the same shape with lock addl                  10, 4, 3 (20 bytes), 2
+ *        peek  push; mov; mov lk; add; then the faulting load: 4 instructions, mem
+ *              push and mov lk = 2, 1 load (8 bytes), 1 store
  *
  * (Not tested: a movs whose store faults.  Valgrind 3.19 itself, --tool=none
  * too, reports such a fault at address 0x1000 and faults again on every
