@@ -324,7 +324,7 @@ void cp_instrument_need(UInt what)
 typedef struct {
    CpNode* node;                     /* as for emit_icount: NULL = the innermost node frame */
    Addr    start;                    /* first instruction */
-   UInt    n, cap;                   /* instructions, room in len[] */
+   UInt    n;                        /* instructions */
    Bool    broken;                   /* not contiguous: never used */
    UChar   len[];                    /* each instruction's length, | RUN_MEM */
 } CpRun;
@@ -348,7 +348,6 @@ static CpRun* run_open(CpNode* node, Addr start, UInt cap)
    r->node = node;
    r->start = start;
    r->n = 0;
-   r->cap = cap;
    r->broken = False;
    return r;
 }
@@ -624,7 +623,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             run = run_open(node, ia, run_cap);
             set_cur_run(sb, run);
          }
-         if (run->n == run->cap
+         if (run->n == run_cap
              || (run->n > 0 && run->start + run_len_bytes(run) != ia))
             run->broken = True;
          else
