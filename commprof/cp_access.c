@@ -80,15 +80,20 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
    }
 }
 
-/* The edge (p, c) of a load by node n: n remembers the last two it used (a
-   loop reading two arrays of different producers alternates between two). */
+/* The edge (p, c) of a load by node n when it is not n's newest: n
+   remembers the last CP_NODE_ECACHE it used (a loop reading the arrays of
+   a few producers alternates between as many), newest first; an edge found
+   in the table takes the place of the oldest. */
 static CpEdge* node_edge_miss(CpNode* n, UInt p, UInt c)
 {
    ULong key = cp_edge_key(p, c);
-   if (n->ecache_key[1] == key) return (CpEdge*)n->ecache_edge[1];
+   for (UInt j = 1; j < CP_NODE_ECACHE; j++)
+      if (n->ecache_key[j] == key) return (CpEdge*)n->ecache_edge[j];
    CpEdge* e = cp_edge_get(&cp_edges, p, c);
-   n->ecache_key[1] = n->ecache_key[0];
-   n->ecache_edge[1] = n->ecache_edge[0];
+   for (UInt j = CP_NODE_ECACHE - 1; j > 0; j--) {
+      n->ecache_key[j] = n->ecache_key[j - 1];
+      n->ecache_edge[j] = n->ecache_edge[j - 1];
+   }
    n->ecache_key[0] = key;
    n->ecache_edge[0] = e;
    return e;
@@ -279,8 +284,8 @@ static inline __attribute__((always_inline)) void count_store(CpNode* n, UWord s
    }
 }
 
-/* The rest of load_fast when the edge is not one of the node's last two
-   (a loop reading from three producers or more). */
+/* The rest of load_fast when the edge is not one of the node's last
+   CP_NODE_ECACHE (a loop reading from more producers). */
 static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* n, UInt p,
                                                       UInt c, Bool stack)
 {
@@ -292,8 +297,9 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
 /* The common load: the node's context is known, collection is on, the
    bytes have one producer that the chunk gives with at most one word
    compare (a uniform chunk, words of a coarse chunk, up to 8 bytes of a
-   fine one), and the edge is one of the node's last two.  Accesses to the
-   thread's own stack count as such here too.
+   fine one), and the edge is one of the node's last CP_NODE_ECACHE (four:
+   the compares below).  Accesses to the thread's own stack count as such
+   here too.
    Then it does everything access() would do and returns True (the
    addresses go to the edge's set inline when their bitmap is cached, else
    through a call made last, a jump); otherwise it changes nothing and
@@ -301,6 +307,7 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
    save no registers. */
 static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, CpNode* sn)
 {
+   typedef char ecache_is_four[CP_NODE_ECACHE == 4 ? 1 : -1] __attribute__((unused));
    Who who = fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA);
    if (UNLIKELY(who.n == NULL)) return False;
    CpNode* n = who.n;
@@ -315,6 +322,8 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    CpEdge* e;
    if (LIKELY(n->ecache_key[0] == key)) e = (CpEdge*)n->ecache_edge[0];
    else if (n->ecache_key[1] == key) e = (CpEdge*)n->ecache_edge[1];
+   else if (n->ecache_key[2] == key) e = (CpEdge*)n->ecache_edge[2];
+   else if (n->ecache_key[3] == key) e = (CpEdge*)n->ecache_edge[3];
    else {
       load_other_edge(a, sz, n, p, c, stack);                /* a jump (void helpers) */
       return True;

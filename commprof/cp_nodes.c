@@ -127,8 +127,10 @@ void cp_nodes_reset_counters(void)
       CpNode* n = cp_nodes[i];
       n->instrs = n->mem_instrs = n->calls = n->bytes_read = n->bytes_written = 0;
       n->comm_in = 0;
-      n->ecache_key[0] = n->ecache_key[1] = 0;
-      n->ecache_edge[0] = n->ecache_edge[1] = NULL;
+      for (UInt j = 0; j < CP_NODE_ECACHE; j++) {
+         n->ecache_key[j] = 0;
+         n->ecache_edge[j] = NULL;
+      }
       n->loads = n->stores = n->stack_loads = n->stack_stores = 0;
       n->stack_bytes_read = n->stack_bytes_written = 0;
       n->heap_bytes_read = n->heap_bytes_written = 0;

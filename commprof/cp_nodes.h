@@ -11,6 +11,10 @@
 
 typedef enum { CP_KIND_FUNCTION = 0, CP_KIND_SPECIAL = 1, CP_KIND_REGION = 2 } CpNodeKind;
 
+/* Edges a node remembers: a loop that reads the data of up to this many
+   producers finds its edge without a table lookup. */
+#define CP_NODE_ECACHE 4
+
 typedef struct CpNode {
    ULong  instrs;          /* instructions charged (generated code adds to it) */
    ULong  mem_instrs;      /* of which access memory (generated code adds to it) */
@@ -18,8 +22,8 @@ typedef struct CpNode {
    ULong  bytes_read;      /* bytes of loads charged to the node */
    ULong  bytes_written;   /* bytes of stores charged to the node */
    ULong  loads, stores;   /* accesses */
-   ULong  ecache_key[2];   /* the two edges this node consumed on last, most */
-   void*  ecache_edge[2];  /* recent first (hot path cache); 0 / NULL when none */
+   ULong  ecache_key[CP_NODE_ECACHE];   /* the last edges this node consumed on, the */
+   void*  ecache_edge[CP_NODE_ECACHE];  /* newest first (hot path cache); 0 / NULL when none */
    ULong  stack_loads, stack_stores;            /* of which to the thread's own stack */
    ULong  stack_bytes_read, stack_bytes_written;
    ULong  heap_bytes_read, heap_bytes_written;      /* with --objects=yes only */
