@@ -98,9 +98,13 @@ void cp_instrument_init(void)
 static Bool object_matches_patterns(const HChar* path)
 {
    const HChar* base = VG_(basename)(path);
+   /* commprof's preload library runs, in place of libc's, the string and
+      memory functions of cp_strmem.c: a pattern that takes libc takes them */
+   Bool preload = VG_(strncmp)(base, "vgpreload_commprof-", 19) == 0;
    for (UInt i = 0; i < cp_clo.n_node_objs; i++)
       if (VG_(string_match)(cp_clo.node_objs[i], path)
-          || VG_(string_match)(cp_clo.node_objs[i], base))
+          || VG_(string_match)(cp_clo.node_objs[i], base)
+          || (preload && VG_(string_match)(cp_clo.node_objs[i], "libc.so.6")))
          return True;
    return False;
 }

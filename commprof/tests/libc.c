@@ -14,10 +14,9 @@
  *   copy:  memcpy(dst, buf, N)      -> reads buf, writes every byte of dst[0..N)
  *   use:   plain C loop reading dst[0..N) once
  *
- *   fill -> copy: memcpy must read every byte of buf at least once, and glibc's vector
- *                 code may read some of them twice (overlapping head/tail vectors), so
- *                 only UnMA is exact: the addresses read that fill wrote are exactly
- *                 buf[0..N) => unma = 1000 (checked with --unma-only).
+ *   fill -> copy: memcpy reads every byte of buf once (commprof's replacement of
+ *                 glibc's memcpy, cp_strmem.c, has no overlapping head/tail vectors)
+ *                 => bytes = 1000, unma = 1000.
  *   copy -> use:  memcpy's stores cover dst[0..N) and nothing else writes dst; use's
  *                 own loop reads each byte once => bytes = 1000, unma = 1000.
  *
@@ -25,13 +24,10 @@
  *   sbuf: global char[256], 64-byte aligned, .bss (produced by (unwritten)).
  *   fill2: memset(sbuf, 'a', 127); sbuf[127] = 0   -> sbuf[0..128) last written by fill2
  *   lenf:  strlen(sbuf) = 127
- *   fill2 -> lenf: strlen must look at every byte up to and including the terminator
- *                  at offset 127, i.e. all of sbuf[0..128); the string starts on a
- *                  64-byte boundary, so no vector load reaches below sbuf; any vector
- *                  load past offset 127 reads sbuf[128..256), which fill2 never wrote
- *                  (those bytes are (unwritten), not in the list).
- *                  => unma = 128 exactly; bytes depend on glibc's strlen variant
- *                  (--unma-only).
+ *   fill2 -> lenf: strlen reads every byte up to and including the terminator at
+ *                  offset 127, each once, and nothing after it
+ *                  => bytes = 128, unma = 128 (glibc's own strlen would also read
+ *                  sbuf[128..160) in its last 32-byte vector; strmem.c tests more).
  *
  * No other edges among {fill, copy, fill2, lenf}: memset reads no user memory, memcpy
  * reads only buf, strlen reads only sbuf, and none reads another's stack.

@@ -1,0 +1,381 @@
+/* commprof: exact replacements of libc's string and memory functions.
+ *
+ * Part of the preload library (vgpreload_commprof-<platform>.so): this code
+ * runs on the simulated CPU, as client code, and its loads and stores are
+ * counted like any other (charged to the innermost node function on the
+ * stack, the caller, unless a --node-objs pattern matches the preload
+ * library).
+ *
+ * Why: glibc's versions are written for speed with vector instructions, and
+ * that makes them touch bytes the call does not ask for.  Its strlen reads
+ * the aligned 32-byte blocks around the string, before its first byte and
+ * after its terminator; its memcpy and memset cover a buffer with
+ * overlapping vectors, so some bytes are read or written twice.  A profile
+ * of communication then shows bytes that no C-level reasoning explains, and
+ * edges to the producers of the neighbouring data.  These replacements
+ * touch exactly the bytes of the C semantics, each once:
+ *
+ *   memcpy, mempcpy, memmove, bcopy  n bytes read, n written (copied backwards
+ *                                   when the destination overlaps the source
+ *                                   from above, so that every byte is read
+ *                                   before it is overwritten)
+ *   memset, bzero                    n bytes written
+ *   memcmp, bcmp                     byte pairs up to the first that differs
+ *                                    (or all n)
+ *   memchr, rawmemchr                bytes up to the one found (or all n)
+ *   strlen                           the string and its terminator
+ *   strnlen                          the same, at most n bytes
+ *   strcpy, stpcpy                   the string and its terminator read and
+ *                                    written
+ *   strncpy                          min(len + 1, n) read, n written (zero padding)
+ *   strcat                           dst up to its terminator read, then as strcpy
+ *   strncat                          dst up to its terminator read, min(len + 1, n)
+ *                                    of src read, what is copied and a terminator
+ *                                    written
+ *   strcmp, strncmp                  byte pairs up to the first that differs or
+ *                                    ends both (at most n)
+ *   strchr                           bytes up to the one found or the terminator
+ *   strrchr                          the string and its terminator
+ * and the _chk variants that _FORTIFY_SOURCE calls (which check the
+ * destination's size first, as glibc's do, and stop the program with
+ * SIGILL where glibc's would report a buffer overflow and abort).
+ *
+ * Bulk copies and fills move 16 bytes per access, the rest 8, 4, 2 and 1
+ * (each byte once, never outside the buffers); the string functions read
+ * one byte per access, since any wider read could pass the terminator.
+ * The bodies are inlined into each replacement, which makes no call and
+ * keeps nothing on the stack: a caller is charged with the data accesses of
+ * the function it called and nothing else.
+ *
+ * No libc here (this is libc): the file is compiled with -fno-builtin, and
+ * the pragma below keeps gcc from turning the loops back into calls of
+ * memcpy and memset or into vector loops of its own.
+ */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_redir.h"
+
+#pragma GCC optimize("no-tree-loop-distribute-patterns", "no-tree-vectorize")
+
+typedef unsigned long long CpV16 __attribute__((vector_size(16), aligned(1), may_alias));
+typedef ULong  CpU8 __attribute__((aligned(1), may_alias));
+typedef UInt   CpU4 __attribute__((aligned(1), may_alias));
+typedef UShort CpU2 __attribute__((aligned(1), may_alias));
+
+/* ---- the bodies ---- */
+
+static inline __attribute__((always_inline)) void copy_forward(UChar* d, const UChar* s, SizeT n)
+{
+   for (; n >= 16; n -= 16, d += 16, s += 16) *(CpV16*)d = *(const CpV16*)s;
+   if (n & 8) { *(CpU8*)d = *(const CpU8*)s; d += 8; s += 8; }
+   if (n & 4) { *(CpU4*)d = *(const CpU4*)s; d += 4; s += 4; }
+   if (n & 2) { *(CpU2*)d = *(const CpU2*)s; d += 2; s += 2; }
+   if (n & 1) *d = *s;
+}
+
+/* From the end down: for a destination above an overlapping source, every
+   byte is read before the copy overwrites it. */
+static inline __attribute__((always_inline)) void copy_backward(UChar* d, const UChar* s, SizeT n)
+{
+   d += n;
+   s += n;
+   for (; n >= 16; n -= 16) { d -= 16; s -= 16; *(CpV16*)d = *(const CpV16*)s; }
+   if (n & 8) { d -= 8; s -= 8; *(CpU8*)d = *(const CpU8*)s; }
+   if (n & 4) { d -= 4; s -= 4; *(CpU4*)d = *(const CpU4*)s; }
+   if (n & 2) { d -= 2; s -= 2; *(CpU2*)d = *(const CpU2*)s; }
+   if (n & 1) { d -= 1; s -= 1; *d = *s; }
+}
+
+static inline __attribute__((always_inline)) void copy_move(UChar* d, const UChar* s, SizeT n)
+{
+   if (d > s && d < s + n) copy_backward(d, s, n);
+   else copy_forward(d, s, n);
+}
+
+static inline __attribute__((always_inline)) void fill(UChar* d, UChar c, SizeT n)
+{
+   ULong w = 0x0101010101010101ULL * c;
+   CpV16 v = { w, w };
+   for (; n >= 16; n -= 16, d += 16) *(CpV16*)d = v;
+   if (n & 8) { *(CpU8*)d = w; d += 8; }
+   if (n & 4) { *(CpU4*)d = (UInt)w; d += 4; }
+   if (n & 2) { *(CpU2*)d = (UShort)w; d += 2; }
+   if (n & 1) *d = c;
+}
+
+static inline __attribute__((always_inline)) SizeT str_len(const HChar* s)
+{
+   SizeT i = 0;
+   while (s[i]) i++;
+   return i;
+}
+
+/* An overflow that glibc's _chk functions would report: stop here. */
+static void chk_fail(void)
+{
+   __builtin_trap();
+}
+
+/* ---- the replacements ----
+   Each is made for libc.so* under the name glibc exports; a name that is
+   an alias at the same address (index, rindex, bcmp, __mempcpy, __stpcpy,
+   libc's internal __GI_ names, ...) is replaced with it, and the
+   functions that glibc selects at load time (IFUNCs) are replaced in the
+   implementation selected, so libc's own calls run these too.  The copies
+   all behave as memmove: glibc resolves memcpy and memmove to one
+   implementation, which one of the replacements then serves (an
+   overlapping memcpy, undefined in C, copies as memmove does).  The
+   equivalence-class tags (the five digits) keep one replacement per
+   function when several names reach the same address. */
+
+#define CP_SO VG_Z_LIBC_SONAME
+
+#define MEMCPY(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
+   { copy_move((UChar*)d, (const UChar*)s, n); return d; }
+MEMCPY(21010, memcpy)
+
+#define MEMCPY_VERSIONED(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
+   void* VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
+   { copy_move((UChar*)d, (const UChar*)s, n); return d; }
+MEMCPY_VERSIONED(21010, memcpyZAZAGLIBCZu2Zd14)      /* memcpy@@GLIBC_2.14 */
+/* memcpy@GLIBC_2.2.5 is the old memcpy that tolerated overlap: a memmove */
+void* VG_REPLACE_FUNCTION_EZZ(21030, CP_SO, memcpyZAGLIBCZu2Zd2Zd5)(void* d, const void* s, SizeT n);
+void* VG_REPLACE_FUNCTION_EZZ(21030, CP_SO, memcpyZAGLIBCZu2Zd2Zd5)(void* d, const void* s, SizeT n)
+{ copy_move((UChar*)d, (const UChar*)s, n); return d; }
+
+#define MEMCPY_CHK(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n, SizeT dn); \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n, SizeT dn) \
+   { if (dn < n) chk_fail(); copy_move((UChar*)d, (const UChar*)s, n); return d; }
+MEMCPY_CHK(21020, __memcpy_chk)
+
+#define MEMPCPY(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
+   { copy_move((UChar*)d, (const UChar*)s, n); return (UChar*)d + n; }
+MEMPCPY(21040, mempcpy)
+
+void* VG_REPLACE_FUNCTION_EZU(21050, CP_SO, __mempcpy_chk)(void* d, const void* s, SizeT n, SizeT dn);
+void* VG_REPLACE_FUNCTION_EZU(21050, CP_SO, __mempcpy_chk)(void* d, const void* s, SizeT n, SizeT dn)
+{ if (dn < n) chk_fail(); copy_move((UChar*)d, (const UChar*)s, n); return (UChar*)d + n; }
+
+#define MEMMOVE(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
+   { copy_move((UChar*)d, (const UChar*)s, n); return d; }
+MEMMOVE(21030, memmove)
+
+void* VG_REPLACE_FUNCTION_EZU(21060, CP_SO, __memmove_chk)(void* d, const void* s, SizeT n, SizeT dn);
+void* VG_REPLACE_FUNCTION_EZU(21060, CP_SO, __memmove_chk)(void* d, const void* s, SizeT n, SizeT dn)
+{ if (dn < n) chk_fail(); copy_move((UChar*)d, (const UChar*)s, n); return d; }
+
+void VG_REPLACE_FUNCTION_EZU(21070, CP_SO, bcopy)(const void* s, void* d, SizeT n);
+void VG_REPLACE_FUNCTION_EZU(21070, CP_SO, bcopy)(const void* s, void* d, SizeT n)
+{ copy_move((UChar*)d, (const UChar*)s, n); }
+
+#define MEMSET(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, Int c, SizeT n); \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, Int c, SizeT n) \
+   { fill((UChar*)d, (UChar)c, n); return d; }
+MEMSET(21080, memset)
+
+void* VG_REPLACE_FUNCTION_EZU(21090, CP_SO, __memset_chk)(void* d, Int c, SizeT n, SizeT dn);
+void* VG_REPLACE_FUNCTION_EZU(21090, CP_SO, __memset_chk)(void* d, Int c, SizeT n, SizeT dn)
+{ if (dn < n) chk_fail(); fill((UChar*)d, (UChar)c, n); return d; }
+
+#define BZERO(tag, fn) \
+   void VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, SizeT n); \
+   void VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, SizeT n) \
+   { fill((UChar*)d, 0, n); }
+BZERO(21100, bzero)
+BZERO(21105, explicit_bzero)
+
+#define MEMCMP(tag, fn) \
+   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* a, const void* b, SizeT n); \
+   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* a, const void* b, SizeT n) \
+   { const UChar* x = a; const UChar* y = b; \
+     for (SizeT i = 0; i < n; i++) { \
+        UChar u = x[i], v = y[i]; \
+        if (u != v) return (Int)u - (Int)v; \
+     } \
+     return 0; }
+MEMCMP(21110, memcmp)
+
+#define MEMCHR(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c, SizeT n); \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c, SizeT n) \
+   { const UChar* p = s; \
+     for (SizeT i = 0; i < n; i++) if (p[i] == (UChar)c) return (void*)(p + i); \
+     return NULL; }
+MEMCHR(21120, memchr)
+
+#define RAWMEMCHR(tag, fn) \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c); \
+   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c) \
+   { const UChar* p = s; while (*p != (UChar)c) p++; return (void*)p; }
+RAWMEMCHR(21130, rawmemchr)
+
+#define STRLEN(tag, fn) \
+   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s); \
+   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s) \
+   { return str_len(s); }
+STRLEN(21140, strlen)
+
+#define STRNLEN(tag, fn) \
+   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, SizeT n); \
+   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, SizeT n) \
+   { SizeT i = 0; while (i < n && s[i]) i++; return i; }
+STRNLEN(21150, strnlen)
+
+/* Copy the string at s and its terminator to d, a byte at a time; returns
+   the address of the terminator written. */
+static inline __attribute__((always_inline)) HChar* str_copy(HChar* d, const HChar* s)
+{
+   for (;;) {
+      HChar c = *s++;
+      *d = c;
+      if (c == 0) return d;
+      d++;
+   }
+}
+
+#define STRCPY(tag, fn) \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s); \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s) \
+   { str_copy(d, s); return d; }
+STRCPY(21160, strcpy)
+
+#define STPCPY(tag, fn) \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s); \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s) \
+   { return str_copy(d, s); }
+STPCPY(21170, stpcpy)
+
+/* The _chk copies: glibc's check the destination's size against the
+   string's length first (a read of the string), then copy. */
+HChar* VG_REPLACE_FUNCTION_EZU(21180, CP_SO, __strcpy_chk)(HChar* d, const HChar* s, SizeT dn);
+HChar* VG_REPLACE_FUNCTION_EZU(21180, CP_SO, __strcpy_chk)(HChar* d, const HChar* s, SizeT dn)
+{
+   HChar* e = d;
+   for (SizeT i = 0;; i++) {
+      if (i >= dn) chk_fail();
+      HChar c = s[i];
+      e[i] = c;
+      if (c == 0) return d;
+   }
+}
+
+HChar* VG_REPLACE_FUNCTION_EZU(21190, CP_SO, __stpcpy_chk)(HChar* d, const HChar* s, SizeT dn);
+HChar* VG_REPLACE_FUNCTION_EZU(21190, CP_SO, __stpcpy_chk)(HChar* d, const HChar* s, SizeT dn)
+{
+   for (SizeT i = 0;; i++) {
+      if (i >= dn) chk_fail();
+      HChar c = s[i];
+      d[i] = c;
+      if (c == 0) return d + i;
+   }
+}
+
+static inline __attribute__((always_inline)) HChar* str_ncopy(HChar* d, const HChar* s, SizeT n)
+{
+   SizeT i = 0;
+   for (; i < n; i++) {
+      HChar c = s[i];
+      d[i] = c;
+      if (c == 0) break;
+   }
+   if (i < n) fill((UChar*)d + i + 1, 0, n - i - 1);   /* the padding after the terminator */
+   return d;
+}
+
+#define STRNCPY(tag, fn) \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n); \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n) \
+   { return str_ncopy(d, s, n); }
+STRNCPY(21200, strncpy)
+
+HChar* VG_REPLACE_FUNCTION_EZU(21210, CP_SO, __strncpy_chk)(HChar* d, const HChar* s, SizeT n, SizeT dn);
+HChar* VG_REPLACE_FUNCTION_EZU(21210, CP_SO, __strncpy_chk)(HChar* d, const HChar* s, SizeT n, SizeT dn)
+{ if (dn < n) chk_fail(); return str_ncopy(d, s, n); }
+
+#define STRCAT(tag, fn) \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s); \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s) \
+   { str_copy(d + str_len(d), s); return d; }
+STRCAT(21220, strcat)
+
+HChar* VG_REPLACE_FUNCTION_EZU(21230, CP_SO, __strcat_chk)(HChar* d, const HChar* s, SizeT dn);
+HChar* VG_REPLACE_FUNCTION_EZU(21230, CP_SO, __strcat_chk)(HChar* d, const HChar* s, SizeT dn)
+{
+   SizeT k = str_len(d);
+   for (SizeT i = 0;; i++) {
+      if (k + i >= dn) chk_fail();
+      HChar c = s[i];
+      d[k + i] = c;
+      if (c == 0) return d;
+   }
+}
+
+static inline __attribute__((always_inline)) HChar* str_ncat(HChar* d, const HChar* s, SizeT n)
+{
+   HChar* e = d + str_len(d);
+   SizeT i = 0;
+   for (; i < n; i++) {
+      HChar c = s[i];
+      if (c == 0) break;
+      e[i] = c;
+   }
+   e[i] = 0;
+   return d;
+}
+
+#define STRNCAT(tag, fn) \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n); \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n) \
+   { return str_ncat(d, s, n); }
+STRNCAT(21240, strncat)
+
+#define STRCMP(tag, fn) \
+   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b); \
+   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b) \
+   { for (SizeT i = 0;; i++) { \
+        UChar u = (UChar)a[i], v = (UChar)b[i]; \
+        if (u != v) return (Int)u - (Int)v; \
+        if (u == 0) return 0; \
+     } }
+STRCMP(21250, strcmp)
+
+#define STRNCMP(tag, fn) \
+   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b, SizeT n); \
+   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b, SizeT n) \
+   { for (SizeT i = 0; i < n; i++) { \
+        UChar u = (UChar)a[i], v = (UChar)b[i]; \
+        if (u != v) return (Int)u - (Int)v; \
+        if (u == 0) return 0; \
+     } \
+     return 0; }
+STRNCMP(21260, strncmp)
+
+#define STRCHR(tag, fn) \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c); \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c) \
+   { for (;; s++) { \
+        HChar x = *s; \
+        if (x == (HChar)c) return (HChar*)s; \
+        if (x == 0) return NULL; \
+     } }
+STRCHR(21270, strchr)
+
+#define STRRCHR(tag, fn) \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c); \
+   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c) \
+   { const HChar* last = NULL; \
+     for (;; s++) { \
+        HChar x = *s; \
+        if (x == (HChar)c) last = s; \
+        if (x == 0) return (HChar*)last; \
+     } }
+STRRCHR(21280, strrchr)
