@@ -64,7 +64,9 @@ typedef UShort CpU2 __attribute__((aligned(1), may_alias));
 
 /* ---- the bodies ---- */
 
-static inline __attribute__((always_inline)) void copy_forward(UChar* d, const UChar* s, SizeT n)
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE void copy_forward(UChar* d, const UChar* s, SizeT n)
 {
    for (; n >= 16; n -= 16, d += 16, s += 16) *(CpV16*)d = *(const CpV16*)s;
    if (n & 8) { *(CpU8*)d = *(const CpU8*)s; d += 8; s += 8; }
@@ -75,7 +77,7 @@ static inline __attribute__((always_inline)) void copy_forward(UChar* d, const U
 
 /* From the end down: for a destination above an overlapping source, every
    byte is read before the copy overwrites it. */
-static inline __attribute__((always_inline)) void copy_backward(UChar* d, const UChar* s, SizeT n)
+INLINE void copy_backward(UChar* d, const UChar* s, SizeT n)
 {
    d += n;
    s += n;
@@ -86,13 +88,13 @@ static inline __attribute__((always_inline)) void copy_backward(UChar* d, const 
    if (n & 1) { d -= 1; s -= 1; *d = *s; }
 }
 
-static inline __attribute__((always_inline)) void copy_move(UChar* d, const UChar* s, SizeT n)
+INLINE void copy_move(UChar* d, const UChar* s, SizeT n)
 {
    if (d > s && d < s + n) copy_backward(d, s, n);
    else copy_forward(d, s, n);
 }
 
-static inline __attribute__((always_inline)) void fill(UChar* d, UChar c, SizeT n)
+INLINE void fill(UChar* d, UChar c, SizeT n)
 {
    ULong w = 0x0101010101010101ULL * c;
    CpV16 v = { w, w };
@@ -103,11 +105,48 @@ static inline __attribute__((always_inline)) void fill(UChar* d, UChar c, SizeT 
    if (n & 1) *d = c;
 }
 
-static inline __attribute__((always_inline)) SizeT str_len(const HChar* s)
+INLINE SizeT str_len(const HChar* s)
 {
    SizeT i = 0;
    while (s[i]) i++;
    return i;
+}
+
+/* Copy the string at s and its terminator to d, a byte at a time; returns
+   the address of the terminator written. */
+INLINE HChar* str_copy(HChar* d, const HChar* s)
+{
+   for (;;) {
+      HChar c = *s++;
+      *d = c;
+      if (c == 0) return d;
+      d++;
+   }
+}
+
+INLINE HChar* str_ncopy(HChar* d, const HChar* s, SizeT n)
+{
+   SizeT i = 0;
+   for (; i < n; i++) {
+      HChar c = s[i];
+      d[i] = c;
+      if (c == 0) break;
+   }
+   if (i < n) fill((UChar*)d + i + 1, 0, n - i - 1);   /* the padding after the terminator */
+   return d;
+}
+
+INLINE HChar* str_ncat(HChar* d, const HChar* s, SizeT n)
+{
+   HChar* e = d + str_len(d);
+   SizeT i = 0;
+   for (; i < n; i++) {
+      HChar c = s[i];
+      if (c == 0) break;
+      e[i] = c;
+   }
+   e[i] = 0;
+   return d;
 }
 
 /* An overflow that glibc's _chk functions detect: report it and abort as
@@ -142,150 +181,98 @@ static __attribute__((noreturn, noinline)) void chk_fail(void)
    implementation, which one of the replacements then serves (an
    overlapping memcpy, undefined in C, copies as memmove does).  The
    equivalence-class tags (the five digits) keep one replacement per
-   function when several names reach the same address. */
+   function when several names reach the same address.
+
+   REPLACE(type, tag, name, (params)) { body } declares and defines the
+   replacement of libc's name; REPLACE_Z the same for a Z-encoded name. */
 
 #define CP_SO VG_Z_LIBC_SONAME
+#define REPLACE(ret, tag, fn, params) \
+   ret VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn) params; \
+   ret VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn) params
+#define REPLACE_Z(ret, tag, fn, params) \
+   ret VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn) params; \
+   ret VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn) params
 
-#define MEMCPY(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
-   { copy_move((UChar*)d, (const UChar*)s, n); return d; }
-MEMCPY(21010, memcpy)
+/* copies and fills */
+REPLACE(void*, 21010, memcpy, (void* d, const void* s, SizeT n))
+{ copy_move(d, s, n); return d; }
+REPLACE_Z(void*, 21010, memcpyZAZAGLIBCZu2Zd14, (void* d, const void* s, SizeT n))   /* memcpy@@GLIBC_2.14 */
+{ copy_move(d, s, n); return d; }
+/* memcpy@GLIBC_2.2.5, the old memcpy, which tolerated overlap */
+REPLACE_Z(void*, 21030, memcpyZAGLIBCZu2Zd2Zd5, (void* d, const void* s, SizeT n))
+{ copy_move(d, s, n); return d; }
+REPLACE(void*, 21020, __memcpy_chk, (void* d, const void* s, SizeT n, SizeT dn))
+{ if (dn < n) chk_fail(); copy_move(d, s, n); return d; }
+REPLACE(void*, 21040, mempcpy, (void* d, const void* s, SizeT n))
+{ copy_move(d, s, n); return (UChar*)d + n; }
+REPLACE(void*, 21050, __mempcpy_chk, (void* d, const void* s, SizeT n, SizeT dn))
+{ if (dn < n) chk_fail(); copy_move(d, s, n); return (UChar*)d + n; }
+REPLACE(void*, 21030, memmove, (void* d, const void* s, SizeT n))
+{ copy_move(d, s, n); return d; }
+REPLACE(void*, 21060, __memmove_chk, (void* d, const void* s, SizeT n, SizeT dn))
+{ if (dn < n) chk_fail(); copy_move(d, s, n); return d; }
+REPLACE(void, 21070, bcopy, (const void* s, void* d, SizeT n))
+{ copy_move(d, s, n); }
+REPLACE(void*, 21080, memset, (void* d, Int c, SizeT n))
+{ fill(d, (UChar)c, n); return d; }
+REPLACE(void*, 21090, __memset_chk, (void* d, Int c, SizeT n, SizeT dn))
+{ if (dn < n) chk_fail(); fill(d, (UChar)c, n); return d; }
+REPLACE(void, 21100, bzero, (void* d, SizeT n))
+{ fill(d, 0, n); }
+REPLACE(void, 21105, explicit_bzero, (void* d, SizeT n))
+{ fill(d, 0, n); }
 
-#define MEMCPY_VERSIONED(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
-   { copy_move((UChar*)d, (const UChar*)s, n); return d; }
-MEMCPY_VERSIONED(21010, memcpyZAZAGLIBCZu2Zd14)      /* memcpy@@GLIBC_2.14 */
-/* memcpy@GLIBC_2.2.5 is the old memcpy that tolerated overlap: a memmove */
-void* VG_REPLACE_FUNCTION_EZZ(21030, CP_SO, memcpyZAGLIBCZu2Zd2Zd5)(void* d, const void* s, SizeT n);
-void* VG_REPLACE_FUNCTION_EZZ(21030, CP_SO, memcpyZAGLIBCZu2Zd2Zd5)(void* d, const void* s, SizeT n)
-{ copy_move((UChar*)d, (const UChar*)s, n); return d; }
-
-#define MEMCPY_CHK(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n, SizeT dn); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n, SizeT dn) \
-   { if (dn < n) chk_fail(); copy_move((UChar*)d, (const UChar*)s, n); return d; }
-MEMCPY_CHK(21020, __memcpy_chk)
-
-#define MEMPCPY(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
-   { copy_move((UChar*)d, (const UChar*)s, n); return (UChar*)d + n; }
-MEMPCPY(21040, mempcpy)
-
-void* VG_REPLACE_FUNCTION_EZU(21050, CP_SO, __mempcpy_chk)(void* d, const void* s, SizeT n, SizeT dn);
-void* VG_REPLACE_FUNCTION_EZU(21050, CP_SO, __mempcpy_chk)(void* d, const void* s, SizeT n, SizeT dn)
-{ if (dn < n) chk_fail(); copy_move((UChar*)d, (const UChar*)s, n); return (UChar*)d + n; }
-
-#define MEMMOVE(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, const void* s, SizeT n) \
-   { copy_move((UChar*)d, (const UChar*)s, n); return d; }
-MEMMOVE(21030, memmove)
-
-void* VG_REPLACE_FUNCTION_EZU(21060, CP_SO, __memmove_chk)(void* d, const void* s, SizeT n, SizeT dn);
-void* VG_REPLACE_FUNCTION_EZU(21060, CP_SO, __memmove_chk)(void* d, const void* s, SizeT n, SizeT dn)
-{ if (dn < n) chk_fail(); copy_move((UChar*)d, (const UChar*)s, n); return d; }
-
-void VG_REPLACE_FUNCTION_EZU(21070, CP_SO, bcopy)(const void* s, void* d, SizeT n);
-void VG_REPLACE_FUNCTION_EZU(21070, CP_SO, bcopy)(const void* s, void* d, SizeT n)
-{ copy_move((UChar*)d, (const UChar*)s, n); }
-
-#define MEMSET(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, Int c, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, Int c, SizeT n) \
-   { fill((UChar*)d, (UChar)c, n); return d; }
-MEMSET(21080, memset)
-
-void* VG_REPLACE_FUNCTION_EZU(21090, CP_SO, __memset_chk)(void* d, Int c, SizeT n, SizeT dn);
-void* VG_REPLACE_FUNCTION_EZU(21090, CP_SO, __memset_chk)(void* d, Int c, SizeT n, SizeT dn)
-{ if (dn < n) chk_fail(); fill((UChar*)d, (UChar)c, n); return d; }
-
-#define BZERO(tag, fn) \
-   void VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, SizeT n); \
-   void VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(void* d, SizeT n) \
-   { fill((UChar*)d, 0, n); }
-BZERO(21100, bzero)
-BZERO(21105, explicit_bzero)
-
-#define MEMCMP(tag, fn) \
-   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* a, const void* b, SizeT n); \
-   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* a, const void* b, SizeT n) \
-   { const UChar* x = a; const UChar* y = b; \
-     for (SizeT i = 0; i < n; i++) { \
-        UChar u = x[i], v = y[i]; \
-        if (u != v) return (Int)u - (Int)v; \
-     } \
-     return 0; }
-MEMCMP(21110, memcmp)
-
-#define MEMCHR(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c, SizeT n); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c, SizeT n) \
-   { const UChar* p = s; \
-     for (SizeT i = 0; i < n; i++) if (p[i] == (UChar)c) return (void*)(p + i); \
-     return NULL; }
-MEMCHR(21120, memchr)
-
-#define RAWMEMCHR(tag, fn) \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c); \
-   void* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const void* s, Int c) \
-   { const UChar* p = s; while (*p != (UChar)c) p++; return (void*)p; }
-RAWMEMCHR(21130, rawmemchr)
-
-#define STRLEN(tag, fn) \
-   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s); \
-   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s) \
-   { return str_len(s); }
-STRLEN(21140, strlen)
-
-#define STRNLEN(tag, fn) \
-   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, SizeT n); \
-   SizeT VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, SizeT n) \
-   { SizeT i = 0; while (i < n && s[i]) i++; return i; }
-STRNLEN(21150, strnlen)
-
-/* Copy the string at s and its terminator to d, a byte at a time; returns
-   the address of the terminator written. */
-static inline __attribute__((always_inline)) HChar* str_copy(HChar* d, const HChar* s)
+/* comparisons and searches of memory */
+REPLACE(Int, 21110, memcmp, (const void* a, const void* b, SizeT n))
 {
-   for (;;) {
-      HChar c = *s++;
-      *d = c;
-      if (c == 0) return d;
-      d++;
+   const UChar* x = a;
+   const UChar* y = b;
+   for (SizeT i = 0; i < n; i++) {
+      UChar u = x[i], v = y[i];
+      if (u != v) return (Int)u - (Int)v;
    }
+   return 0;
+}
+REPLACE(void*, 21120, memchr, (const void* s, Int c, SizeT n))
+{
+   const UChar* p = s;
+   for (SizeT i = 0; i < n; i++)
+      if (p[i] == (UChar)c) return (void*)(p + i);
+   return NULL;
+}
+REPLACE(void*, 21130, rawmemchr, (const void* s, Int c))
+{
+   const UChar* p = s;
+   while (*p != (UChar)c) p++;
+   return (void*)p;
 }
 
-#define STRCPY(tag, fn) \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s); \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s) \
-   { str_copy(d, s); return d; }
-STRCPY(21160, strcpy)
-
-#define STPCPY(tag, fn) \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s); \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s) \
-   { return str_copy(d, s); }
-STPCPY(21170, stpcpy)
-
-/* The _chk copies: glibc's check the destination's size against the
-   string's length first (a read of the string), then copy. */
-HChar* VG_REPLACE_FUNCTION_EZU(21180, CP_SO, __strcpy_chk)(HChar* d, const HChar* s, SizeT dn);
-HChar* VG_REPLACE_FUNCTION_EZU(21180, CP_SO, __strcpy_chk)(HChar* d, const HChar* s, SizeT dn)
+/* strings */
+REPLACE(SizeT, 21140, strlen, (const HChar* s))
+{ return str_len(s); }
+REPLACE(SizeT, 21150, strnlen, (const HChar* s, SizeT n))
 {
-   HChar* e = d;
+   SizeT i = 0;
+   while (i < n && s[i]) i++;
+   return i;
+}
+REPLACE(HChar*, 21160, strcpy, (HChar* d, const HChar* s))
+{ str_copy(d, s); return d; }
+REPLACE(HChar*, 21170, stpcpy, (HChar* d, const HChar* s))
+{ return str_copy(d, s); }
+/* The _chk copies stop at the destination's end (glibc's measure the
+   string first, a second read of it, then copy). */
+REPLACE(HChar*, 21180, __strcpy_chk, (HChar* d, const HChar* s, SizeT dn))
+{
    for (SizeT i = 0;; i++) {
       if (i >= dn) chk_fail();
       HChar c = s[i];
-      e[i] = c;
+      d[i] = c;
       if (c == 0) return d;
    }
 }
-
-HChar* VG_REPLACE_FUNCTION_EZU(21190, CP_SO, __stpcpy_chk)(HChar* d, const HChar* s, SizeT dn);
-HChar* VG_REPLACE_FUNCTION_EZU(21190, CP_SO, __stpcpy_chk)(HChar* d, const HChar* s, SizeT dn)
+REPLACE(HChar*, 21190, __stpcpy_chk, (HChar* d, const HChar* s, SizeT dn))
 {
    for (SizeT i = 0;; i++) {
       if (i >= dn) chk_fail();
@@ -294,37 +281,13 @@ HChar* VG_REPLACE_FUNCTION_EZU(21190, CP_SO, __stpcpy_chk)(HChar* d, const HChar
       if (c == 0) return d + i;
    }
 }
-
-static inline __attribute__((always_inline)) HChar* str_ncopy(HChar* d, const HChar* s, SizeT n)
-{
-   SizeT i = 0;
-   for (; i < n; i++) {
-      HChar c = s[i];
-      d[i] = c;
-      if (c == 0) break;
-   }
-   if (i < n) fill((UChar*)d + i + 1, 0, n - i - 1);   /* the padding after the terminator */
-   return d;
-}
-
-#define STRNCPY(tag, fn) \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n); \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n) \
-   { return str_ncopy(d, s, n); }
-STRNCPY(21200, strncpy)
-
-HChar* VG_REPLACE_FUNCTION_EZU(21210, CP_SO, __strncpy_chk)(HChar* d, const HChar* s, SizeT n, SizeT dn);
-HChar* VG_REPLACE_FUNCTION_EZU(21210, CP_SO, __strncpy_chk)(HChar* d, const HChar* s, SizeT n, SizeT dn)
+REPLACE(HChar*, 21200, strncpy, (HChar* d, const HChar* s, SizeT n))
+{ return str_ncopy(d, s, n); }
+REPLACE(HChar*, 21210, __strncpy_chk, (HChar* d, const HChar* s, SizeT n, SizeT dn))
 { if (dn < n) chk_fail(); return str_ncopy(d, s, n); }
-
-#define STRCAT(tag, fn) \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s); \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s) \
-   { str_copy(d + str_len(d), s); return d; }
-STRCAT(21220, strcat)
-
-HChar* VG_REPLACE_FUNCTION_EZU(21230, CP_SO, __strcat_chk)(HChar* d, const HChar* s, SizeT dn);
-HChar* VG_REPLACE_FUNCTION_EZU(21230, CP_SO, __strcat_chk)(HChar* d, const HChar* s, SizeT dn)
+REPLACE(HChar*, 21220, strcat, (HChar* d, const HChar* s))
+{ str_copy(d + str_len(d), s); return d; }
+REPLACE(HChar*, 21230, __strcat_chk, (HChar* d, const HChar* s, SizeT dn))
 {
    SizeT k = str_len(d);
    for (SizeT i = 0;; i++) {
@@ -334,64 +297,39 @@ HChar* VG_REPLACE_FUNCTION_EZU(21230, CP_SO, __strcat_chk)(HChar* d, const HChar
       if (c == 0) return d;
    }
 }
-
-static inline __attribute__((always_inline)) HChar* str_ncat(HChar* d, const HChar* s, SizeT n)
+REPLACE(HChar*, 21240, strncat, (HChar* d, const HChar* s, SizeT n))
+{ return str_ncat(d, s, n); }
+REPLACE(Int, 21250, strcmp, (const HChar* a, const HChar* b))
 {
-   HChar* e = d + str_len(d);
-   SizeT i = 0;
-   for (; i < n; i++) {
-      HChar c = s[i];
-      if (c == 0) break;
-      e[i] = c;
+   for (SizeT i = 0;; i++) {
+      UChar u = (UChar)a[i], v = (UChar)b[i];
+      if (u != v) return (Int)u - (Int)v;
+      if (u == 0) return 0;
    }
-   e[i] = 0;
-   return d;
 }
-
-#define STRNCAT(tag, fn) \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n); \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(HChar* d, const HChar* s, SizeT n) \
-   { return str_ncat(d, s, n); }
-STRNCAT(21240, strncat)
-
-#define STRCMP(tag, fn) \
-   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b); \
-   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b) \
-   { for (SizeT i = 0;; i++) { \
-        UChar u = (UChar)a[i], v = (UChar)b[i]; \
-        if (u != v) return (Int)u - (Int)v; \
-        if (u == 0) return 0; \
-     } }
-STRCMP(21250, strcmp)
-
-#define STRNCMP(tag, fn) \
-   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b, SizeT n); \
-   Int VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* a, const HChar* b, SizeT n) \
-   { for (SizeT i = 0; i < n; i++) { \
-        UChar u = (UChar)a[i], v = (UChar)b[i]; \
-        if (u != v) return (Int)u - (Int)v; \
-        if (u == 0) return 0; \
-     } \
-     return 0; }
-STRNCMP(21260, strncmp)
-
-#define STRCHR(tag, fn) \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c); \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c) \
-   { for (;; s++) { \
-        HChar x = *s; \
-        if (x == (HChar)c) return (HChar*)s; \
-        if (x == 0) return NULL; \
-     } }
-STRCHR(21270, strchr)
-
-#define STRRCHR(tag, fn) \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c); \
-   HChar* VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn)(const HChar* s, Int c) \
-   { const HChar* last = NULL; \
-     for (;; s++) { \
-        HChar x = *s; \
-        if (x == (HChar)c) last = s; \
-        if (x == 0) return (HChar*)last; \
-     } }
-STRRCHR(21280, strrchr)
+REPLACE(Int, 21260, strncmp, (const HChar* a, const HChar* b, SizeT n))
+{
+   for (SizeT i = 0; i < n; i++) {
+      UChar u = (UChar)a[i], v = (UChar)b[i];
+      if (u != v) return (Int)u - (Int)v;
+      if (u == 0) return 0;
+   }
+   return 0;
+}
+REPLACE(HChar*, 21270, strchr, (const HChar* s, Int c))
+{
+   for (;; s++) {
+      HChar x = *s;
+      if (x == (HChar)c) return (HChar*)s;
+      if (x == 0) return NULL;
+   }
+}
+REPLACE(HChar*, 21280, strrchr, (const HChar* s, Int c))
+{
+   const HChar* last = NULL;
+   for (;; s++) {
+      HChar x = *s;
+      if (x == (HChar)c) last = s;
+      if (x == 0) return (HChar*)last;
+   }
+}
