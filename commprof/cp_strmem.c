@@ -36,6 +36,9 @@
  *                                    ends both (at most n)
  *   strchr                           bytes up to the one found or the terminator
  *   strrchr                          the string and its terminator
+ *   strspn, strcspn, strpbrk         the set and its terminator, once, then the
+ *                                    string up to and including the byte where
+ *                                    they stop
  * and the _chk variants that _FORTIFY_SOURCE calls (which check the
  * destination's size as glibc's do, and on an overflow report it and abort
  * the program as glibc's do).
@@ -147,6 +150,42 @@ INLINE HChar* str_ncat(HChar* d, const HChar* s, SizeT n)
    }
    e[i] = 0;
    return d;
+}
+
+/* A set of bytes, as strspn and its kin take it: 256 bits in four words
+   that stay in registers (an array would be memory, on the caller's stack). */
+typedef struct { ULong w0, w1, w2, w3; } ByteSet;
+
+/* The bytes of the string at set, read once, its terminator included. */
+INLINE ByteSet byteset_of(const HChar* set)
+{
+   ByteSet b = { 0, 0, 0, 0 };
+   for (;; set++) {
+      UChar c = (UChar)*set;
+      if (c == 0) return b;
+      ULong bit = 1ULL << (c & 63);
+      if (c < 64) b.w0 |= bit;
+      else if (c < 128) b.w1 |= bit;
+      else if (c < 192) b.w2 |= bit;
+      else b.w3 |= bit;
+   }
+}
+
+INLINE Bool byteset_has(const ByteSet* b, UChar c)
+{
+   ULong w = c < 64 ? b->w0 : c < 128 ? b->w1 : c < 192 ? b->w2 : b->w3;
+   return (w >> (c & 63)) & 1;
+}
+
+/* The length of the prefix of s whose bytes are (in) in the set or not
+   (!in); reads that prefix and the byte after it. */
+INLINE SizeT span(const HChar* s, const ByteSet* b, Bool in)
+{
+   SizeT i = 0;
+   for (;; i++) {
+      UChar c = (UChar)s[i];
+      if (c == 0 || byteset_has(b, c) != in) return i;
+   }
 }
 
 /* An overflow that glibc's _chk functions detect: report it and abort as
@@ -332,4 +371,20 @@ REPLACE(HChar*, 21280, strrchr, (const HChar* s, Int c))
       if (x == (HChar)c) last = s;
       if (x == 0) return (HChar*)last;
    }
+}
+REPLACE(SizeT, 21290, strspn, (const HChar* s, const HChar* accept))
+{
+   ByteSet b = byteset_of(accept);
+   return span(s, &b, True);
+}
+REPLACE(SizeT, 21300, strcspn, (const HChar* s, const HChar* reject))
+{
+   ByteSet b = byteset_of(reject);
+   return span(s, &b, False);
+}
+REPLACE(HChar*, 21310, strpbrk, (const HChar* s, const HChar* accept))
+{
+   ByteSet b = byteset_of(accept);
+   SizeT i = span(s, &b, False);
+   return s[i] ? (HChar*)s + i : NULL;
 }

@@ -66,12 +66,27 @@
  *    useE:  reads E[0..10) once
  *      cpyf -> useE  bytes=10 unma=10
  *
- * 5. The string literals, in .rodata, are (unwritten); each copy reads its
+ * 5. Spans read the set once, its terminator included, and the string up to
+ *    and including the byte where they stop.
+ *    setline: strcpy(L, "ab,cd;;ef")  writes L[0..10)
+ *    spanf:   strspn(L, "abc") = 2     reads "abc" (4 bytes) and L[0..3)
+ *      setline -> spanf  bytes=3 unma=3
+ *    cspanf:  strcspn(L, ";") = 5      reads ";" (2 bytes) and L[0..6)
+ *      setline -> cspanf  bytes=6 unma=6
+ *    pbrkf:   strpbrk(L, "xyz") = NULL reads "xyz" (4 bytes) and L[0..10)
+ *      setline -> pbrkf  bytes=10 unma=10
+ *
+ * 6. The string literals, in .rodata, are (unwritten); each function reads its
  *    literal and terminator once:
  *      (unwritten) -> setname  bytes=4 unma=4    "abc"
  *      (unwritten) -> setb     bytes=12 unma=12  "hello world"
  *      (unwritten) -> setc     bytes=5 unma=5    "help"
  *      (unwritten) -> catf     bytes=3 unma=3    "!!"
+ *      (unwritten) -> setline  bytes=10 unma=10  "ab,cd;;ef"
+ *      (unwritten) -> spanf    bytes=4 unma=4    "abc" (the same bytes as setname's:
+ *                                                the linker merges equal literals)
+ *      (unwritten) -> cspanf   bytes=2 unma=2    ";"
+ *      (unwritten) -> pbrkf    bytes=4 unma=4    "xyz"
  *
  * No other edges among these functions, self-edges included at -O2 (each
  * reads only the bytes listed; at -O0 the functions also use their own stack
@@ -96,10 +111,13 @@
  *   catf     strcat: 5 bytes of D to its end, 3 of "!!" copied:
  *                                      loads=8 stores=3, 8 / 3 bytes
  *   cpyf     memcpy 10 = 8 + 2:        loads=2 stores=2, 10 / 10
+ *   spanf    strspn: 4 + 3 bytes:      loads=7
+ *   cspanf   strcspn: 2 + 6 bytes:     loads=8
+ *   pbrkf    strpbrk: 4 + 10 bytes:    loads=14
  *
  * stdout: len=3 x=42 memcmp=0 sumA=16950 (150 * 'q' = 150 * 113) strcmp<0=1
  * strncmp=0 strchr=6 memchr=null strrchr=7 useE=491 ("help!!" = 104 + 101 + 108
- * + 112 + 33 + 33, then four zero bytes).
+ * + 112 + 33 + 33, then four zero bytes) strspn=2 strcspn=5 strpbrk=null.
  */
 #include <stdio.h>
 #include <string.h>
@@ -113,6 +131,7 @@ static char B[32] __attribute__((aligned(64)));
 static char C[32] __attribute__((aligned(64)));
 static char D[32] __attribute__((aligned(64)));
 static char E[32] __attribute__((aligned(64)));
+static char L[32] __attribute__((aligned(64)));
 
 __attribute__((noipa)) void setname(void) { strcpy(r.name, "abc"); NO_TAIL(); }
 __attribute__((noipa)) void setx(void) { r.x = 42; }
@@ -148,6 +167,11 @@ __attribute__((noipa)) long useE(void)
     return s;
 }
 
+__attribute__((noipa)) void setline(void) { strcpy(L, "ab,cd;;ef"); NO_TAIL(); }
+__attribute__((noipa)) size_t spanf(void) { size_t n = strspn(L, "abc"); NO_TAIL(); return n; }
+__attribute__((noipa)) size_t cspanf(void) { size_t n = strcspn(L, ";"); NO_TAIL(); return n; }
+__attribute__((noipa)) char *pbrkf(void) { char *p = strpbrk(L, "xyz"); NO_TAIL(); return p; }
+
 int main(void)
 {
     setname();
@@ -172,8 +196,14 @@ int main(void)
     cpyf();
     long se = useE();
 
+    setline();
+    size_t sp = spanf();
+    size_t cs = cspanf();
+    char *pb = pbrkf();
+
     printf("len=%zu x=%d memcmp=%d sumA=%ld strcmp<0=%d strncmp=%d strchr=%td memchr=%s "
-           "strrchr=%td useE=%ld\n",
-           len, r.x, mc, sa, c1 < 0, c2, ch - B, mh ? "found" : "null", rh - B, se);
+           "strrchr=%td useE=%ld strspn=%zu strcspn=%zu strpbrk=%s\n",
+           len, r.x, mc, sa, c1 < 0, c2, ch - B, mh ? "found" : "null", rh - B, se,
+           sp, cs, pb ? "found" : "null");
     return 0;
 }
