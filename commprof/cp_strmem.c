@@ -39,6 +39,9 @@
  *   strspn, strcspn, strpbrk         the set and its terminator, once, then the
  *                                    string up to and including the byte where
  *                                    they stop
+ *   strchrnul                        bytes up to the one found or the terminator
+ *   memrchr                          bytes from the end down to the one found
+ *   stpncpy                          as strncpy
  * and the _chk variants that _FORTIFY_SOURCE calls (which check the
  * destination's size as glibc's do, and on an overflow report it and abort
  * the program as glibc's do).
@@ -127,7 +130,9 @@ INLINE HChar* str_copy(HChar* d, const HChar* s)
    }
 }
 
-INLINE HChar* str_ncopy(HChar* d, const HChar* s, SizeT n)
+/* strncpy's copy: at most n bytes of s, then zeroes up to n; returns the
+   length copied (the index of the first zero written, or n). */
+INLINE SizeT str_ncopy(HChar* d, const HChar* s, SizeT n)
 {
    SizeT i = 0;
    for (; i < n; i++) {
@@ -136,7 +141,7 @@ INLINE HChar* str_ncopy(HChar* d, const HChar* s, SizeT n)
       if (c == 0) break;
    }
    if (i < n) fill((UChar*)d + i + 1, 0, n - i - 1);   /* the padding after the terminator */
-   return d;
+   return i;
 }
 
 INLINE HChar* str_ncat(HChar* d, const HChar* s, SizeT n)
@@ -321,9 +326,9 @@ REPLACE(HChar*, 21190, __stpcpy_chk, (HChar* d, const HChar* s, SizeT dn))
    }
 }
 REPLACE(HChar*, 21200, strncpy, (HChar* d, const HChar* s, SizeT n))
-{ return str_ncopy(d, s, n); }
+{ str_ncopy(d, s, n); return d; }
 REPLACE(HChar*, 21210, __strncpy_chk, (HChar* d, const HChar* s, SizeT n, SizeT dn))
-{ if (dn < n) chk_fail(); return str_ncopy(d, s, n); }
+{ if (dn < n) chk_fail(); str_ncopy(d, s, n); return d; }
 REPLACE(HChar*, 21220, strcat, (HChar* d, const HChar* s))
 { str_copy(d + str_len(d), s); return d; }
 REPLACE(HChar*, 21230, __strcat_chk, (HChar* d, const HChar* s, SizeT dn))
@@ -388,3 +393,21 @@ REPLACE(HChar*, 21310, strpbrk, (const HChar* s, const HChar* accept))
    SizeT i = span(s, &b, False);
    return s[i] ? (HChar*)s + i : NULL;
 }
+REPLACE(HChar*, 21320, strchrnul, (const HChar* s, Int c))
+{
+   for (;; s++) {
+      HChar x = *s;
+      if (x == (HChar)c || x == 0) return (HChar*)s;
+   }
+}
+REPLACE(void*, 21330, memrchr, (const void* s, Int c, SizeT n))
+{
+   const UChar* p = s;
+   while (n > 0) {
+      n--;
+      if (p[n] == (UChar)c) return (void*)(p + n);
+   }
+   return NULL;
+}
+REPLACE(HChar*, 21340, stpncpy, (HChar* d, const HChar* s, SizeT n))
+{ return d + str_ncopy(d, s, n); }

@@ -51,6 +51,10 @@
  *    rchr:  strrchr(B, 'o') = B + 7    reads the whole string and its
  *                                      terminator: B[0..12)
  *      setb -> rchr  bytes=12 unma=12
+ *    cnul:  strchrnul(B, 'z') = B + 11 reads up to the terminator: B[0..12)
+ *      setb -> cnul  bytes=12 unma=12
+ *    mrchr: memrchr(B, 'o', 12) = B + 7 reads from the end down: B[7..12)
+ *      setb -> mrchr  bytes=5 unma=5
  *
  * 4. strncpy pads, strcat appends.
  *    ncp:   strncpy(D, C, 10)          reads C[0..5) ("help" and its NUL),
@@ -59,6 +63,9 @@
  *    catf:  strcat(D, "!!")            reads D[0..5) to find the end, writes
  *                                      D[4..7) ("!!" and a NUL)
  *      ncp -> catf  bytes=5 unma=5
+ *    sncp:  stpncpy(F, C, 3) = F + 3   reads C[0..3) ("hel", no terminator
+ *                                      within 3), writes F[0..3)
+ *      setc -> sncp  bytes=3 unma=3
  *    cpyf:  memcpy(E, D, 10)           reads D[0..10): D[0..4) and D[7..10)
  *                                      ncp's, D[4..7) catf's; writes E[0..10)
  *      ncp -> cpyf   bytes=7 unma=7
@@ -106,6 +113,9 @@
  *   chrf     strchr, 7 bytes:          loads=7
  *   mchr     memchr, 12 bytes:         loads=12
  *   rchr     strrchr, 12 bytes:        loads=12
+ *   cnul     strchrnul, 12 bytes:      loads=12
+ *   mrchr    memrchr, 5 bytes:         loads=5
+ *   sncp     stpncpy, 3 bytes:         loads=3 stores=3, 3 / 3
  *   ncp      strncpy: 5 bytes copied one at a time, 5 of padding = 4 + 1:
  *                                      loads=5 stores=7, 5 / 10 bytes
  *   catf     strcat: 5 bytes of D to its end, 3 of "!!" copied:
@@ -117,8 +127,10 @@
  *
  * stdout: len=3 x=42 memcmp=0 sumA=16950 (150 * 'q' = 150 * 113) strcmp<0=1
  * strncmp=0 strchr=6 memchr=null strrchr=7 useE=491 ("help!!" = 104 + 101 + 108
- * + 112 + 33 + 33, then four zero bytes) strspn=2 strcspn=5 strpbrk=null.
+ * + 112 + 33 + 33, then four zero bytes) strspn=2 strcspn=5 strpbrk=null
+ * strchrnul=11 memrchr=7 stpncpy=3.
  */
+#define _GNU_SOURCE                     /* strchrnul, memrchr */
 #include <stdio.h>
 #include <string.h>
 
@@ -132,6 +144,7 @@ static char C[32] __attribute__((aligned(64)));
 static char D[32] __attribute__((aligned(64)));
 static char E[32] __attribute__((aligned(64)));
 static char L[32] __attribute__((aligned(64)));
+static char F[32] __attribute__((aligned(64)));
 
 __attribute__((noipa)) void setname(void) { strcpy(r.name, "abc"); NO_TAIL(); }
 __attribute__((noipa)) void setx(void) { r.x = 42; }
@@ -155,8 +168,11 @@ __attribute__((noipa)) int ncmpf(void) { int v = strncmp(B, C, 2); NO_TAIL(); re
 __attribute__((noipa)) char *chrf(void) { char *p = strchr(B, 'w'); NO_TAIL(); return p; }
 __attribute__((noipa)) void *mchr(void) { void *p = memchr(B, 'z', 12); NO_TAIL(); return p; }
 __attribute__((noipa)) char *rchr(void) { char *p = strrchr(B, 'o'); NO_TAIL(); return p; }
+__attribute__((noipa)) char *cnul(void) { char *p = strchrnul(B, 'z'); NO_TAIL(); return p; }
+__attribute__((noipa)) void *mrchr(void) { void *p = memrchr(B, 'o', 12); NO_TAIL(); return p; }
 
 __attribute__((noipa)) void ncp(void) { strncpy(D, C, 10); NO_TAIL(); }
+__attribute__((noipa)) char *sncp(void) { char *p = stpncpy(F, C, 3); NO_TAIL(); return p; }
 __attribute__((noipa)) void catf(void) { strcat(D, "!!"); NO_TAIL(); }
 __attribute__((noipa)) void cpyf(void) { memcpy(E, D, 10); NO_TAIL(); }
 __attribute__((noipa)) long useE(void)
@@ -190,8 +206,11 @@ int main(void)
     char *ch = chrf();
     void *mh = mchr();
     char *rh = rchr();
+    char *cn = cnul();
+    char *mr = mrchr();
 
     ncp();
+    char *sn = sncp();
     catf();
     cpyf();
     long se = useE();
@@ -202,8 +221,9 @@ int main(void)
     char *pb = pbrkf();
 
     printf("len=%zu x=%d memcmp=%d sumA=%ld strcmp<0=%d strncmp=%d strchr=%td memchr=%s "
-           "strrchr=%td useE=%ld strspn=%zu strcspn=%zu strpbrk=%s\n",
+           "strrchr=%td useE=%ld strspn=%zu strcspn=%zu strpbrk=%s strchrnul=%td memrchr=%td "
+           "stpncpy=%td\n",
            len, r.x, mc, sa, c1 < 0, c2, ch - B, mh ? "found" : "null", rh - B, se,
-           sp, cs, pb ? "found" : "null");
+           sp, cs, pb ? "found" : "null", cn - B, (char *)mr - B, sn - F);
     return 0;
 }
