@@ -228,23 +228,19 @@ static __attribute__((noreturn, noinline)) void chk_fail(void)
    function when several names reach the same address.
 
    REPLACE(type, tag, name, (params)) { body } declares and defines the
-   replacement of libc's name; REPLACE_Z the same for a Z-encoded name. */
+   replacement of libc's name (tag: four digits of class, one of priority). */
 
 #define CP_SO VG_Z_LIBC_SONAME
 #define REPLACE(ret, tag, fn, params) \
    ret VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn) params; \
    ret VG_REPLACE_FUNCTION_EZU(tag, CP_SO, fn) params
-#define REPLACE_Z(ret, tag, fn, params) \
-   ret VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn) params; \
-   ret VG_REPLACE_FUNCTION_EZZ(tag, CP_SO, fn) params
 
 /* copies and fills */
-REPLACE(void*, 21010, memcpy, (void* d, const void* s, SizeT n))
-{ copy_move(d, s, n); return d; }
-REPLACE_Z(void*, 21010, memcpyZAZAGLIBCZu2Zd14, (void* d, const void* s, SizeT n))   /* memcpy@@GLIBC_2.14 */
-{ copy_move(d, s, n); return d; }
-/* memcpy@GLIBC_2.2.5, the old memcpy, which tolerated overlap */
-REPLACE_Z(void*, 21030, memcpyZAGLIBCZu2Zd2Zd5, (void* d, const void* s, SizeT n))
+/* memcpy and memmove are one class: where glibc resolves both to one
+   implementation, memcpy's name wins (priority 1).  The name matches every
+   version of memcpy (memcpy@@GLIBC_2.14, and memcpy@GLIBC_2.2.5, the old
+   one that tolerated overlap). */
+REPLACE(void*, 21011, memcpy, (void* d, const void* s, SizeT n))
 { copy_move(d, s, n); return d; }
 REPLACE(void*, 21020, __memcpy_chk, (void* d, const void* s, SizeT n, SizeT dn))
 { if (dn < n) chk_fail(); copy_move(d, s, n); return d; }
@@ -252,7 +248,7 @@ REPLACE(void*, 21040, mempcpy, (void* d, const void* s, SizeT n))
 { copy_move(d, s, n); return (UChar*)d + n; }
 REPLACE(void*, 21050, __mempcpy_chk, (void* d, const void* s, SizeT n, SizeT dn))
 { if (dn < n) chk_fail(); copy_move(d, s, n); return (UChar*)d + n; }
-REPLACE(void*, 21030, memmove, (void* d, const void* s, SizeT n))
+REPLACE(void*, 21010, memmove, (void* d, const void* s, SizeT n))
 { copy_move(d, s, n); return d; }
 REPLACE(void*, 21060, __memmove_chk, (void* d, const void* s, SizeT n, SizeT dn))
 { if (dn < n) chk_fail(); copy_move(d, s, n); return d; }
