@@ -3,8 +3,8 @@
  * Part of the preload library (vgpreload_commprof-<platform>.so): this code
  * runs on the simulated CPU, as client code, and its loads and stores are
  * counted like any other (charged to the innermost node function on the
- * stack, the caller, unless a --node-objs pattern matches the preload
- * library).
+ * stack, the caller, unless a --node-objs pattern matches libc.so.6 or the
+ * preload library: then these functions are nodes, cp_instrument.c).
  *
  * Why: glibc's versions are written for speed with vector instructions, and
  * that makes them touch bytes the call does not ask for.  Its strlen reads
@@ -19,7 +19,7 @@
  *                                   when the destination overlaps the source
  *                                   from above, so that every byte is read
  *                                   before it is overwritten)
- *   memset, bzero                    n bytes written
+ *   memset, bzero, explicit_bzero    n bytes written
  *   memcmp, bcmp                     byte pairs up to the first that differs
  *                                    (or all n)
  *   memchr, rawmemchr                bytes up to the one found (or all n)
