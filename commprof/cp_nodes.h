@@ -22,10 +22,10 @@ typedef struct CpNode {
    ULong  bytes_read;      /* bytes of loads charged to the node */
    ULong  bytes_written;   /* bytes of stores charged to the node */
    ULong  loads, stores;   /* accesses */
-   ULong  ecache_key[CP_NODE_ECACHE];   /* the last edges this node consumed on, the */
-   void*  ecache_edge[CP_NODE_ECACHE];  /* newest first (hot path cache); 0 / NULL when none */
    ULong  stack_loads, stack_stores;            /* of which to the thread's own stack */
    ULong  stack_bytes_read, stack_bytes_written;
+   ULong  ecache_key[CP_NODE_ECACHE];   /* the last edges this node consumed on, the */
+   void*  ecache_edge[CP_NODE_ECACHE];  /* newest first (hot path cache); 0 / NULL when none */
    ULong  heap_bytes_read, heap_bytes_written;      /* with --objects=yes only */
    ULong  global_bytes_read, global_bytes_written;  /* with --objects=yes only */
    UInt   id;
