@@ -80,23 +80,28 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
    }
 }
 
-/* The edge (p, c) of a load by node n when it is not n's newest: n
-   remembers the last CP_NODE_ECACHE it used (a loop reading the arrays of
-   a few producers alternates between as many), newest first; an edge found
-   in the table takes the place of the oldest. */
-static CpEdge* node_edge_miss(CpNode* n, UInt p, UInt c)
+/* The edge (p, c) of a load by node n that is none of the CP_NODE_ECACHE
+   it remembers (newest first; a loop reading the arrays of a few producers
+   alternates between as many): from the table, in place of the oldest. */
+static CpEdge* node_edge_fill(CpNode* n, UInt p, UInt c)
 {
-   ULong key = cp_edge_key(p, c);
-   for (UInt j = 1; j < CP_NODE_ECACHE; j++)
-      if (n->ecache_key[j] == key) return (CpEdge*)n->ecache_edge[j];
    CpEdge* e = cp_edge_get(&cp_edges, p, c);
    for (UInt j = CP_NODE_ECACHE - 1; j > 0; j--) {
       n->ecache_key[j] = n->ecache_key[j - 1];
       n->ecache_edge[j] = n->ecache_edge[j - 1];
    }
-   n->ecache_key[0] = key;
+   n->ecache_key[0] = cp_edge_key(p, c);
    n->ecache_edge[0] = e;
    return e;
+}
+
+/* The edge (p, c) of a load by node n when it is not n's newest. */
+static CpEdge* node_edge_miss(CpNode* n, UInt p, UInt c)
+{
+   ULong key = cp_edge_key(p, c);
+   for (UInt j = 1; j < CP_NODE_ECACHE; j++)
+      if (n->ecache_key[j] == key) return (CpEdge*)n->ecache_edge[j];
+   return node_edge_fill(n, p, c);
 }
 
 static inline __attribute__((always_inline)) void credit_one(UInt p, UInt c, Addr a, SizeT sz,
@@ -284,12 +289,13 @@ static inline __attribute__((always_inline)) void count_store(CpNode* n, UWord s
    }
 }
 
-/* The rest of load_fast when the edge is not one of the node's last
-   CP_NODE_ECACHE (a loop reading from more producers). */
+/* The rest of load_fast when the edge is none of the node's last
+   CP_NODE_ECACHE, which load_fast has compared (a loop reading from more
+   producers). */
 static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* n, UInt p,
                                                       UInt c, Bool stack)
 {
-   CpEdge* e = node_edge_miss(n, p, c);
+   CpEdge* e = node_edge_fill(n, p, c);
    count_load(n, e, sz, stack);
    addrset_add_slow(&e->addrs, a, sz);
 }
