@@ -72,6 +72,8 @@ typedef UShort CpU2 __attribute__((aligned(1), may_alias));
 
 #define INLINE static inline __attribute__((always_inline))
 
+static __attribute__((noreturn, noinline)) void chk_fail(void);
+
 INLINE void copy_forward(UChar* d, const UChar* s, SizeT n)
 {
    for (; n >= 16; n -= 16, d += 16, s += 16) *(CpV16*)d = *(const CpV16*)s;
@@ -118,15 +120,17 @@ INLINE SizeT str_len(const HChar* s)
    return i;
 }
 
-/* Copy the string at s and its terminator to d, a byte at a time; returns
-   the address of the terminator written. */
-INLINE HChar* str_copy(HChar* d, const HChar* s)
+/* Copy the string at s and its terminator to d, a byte at a time, d
+   having room for dn bytes ((SizeT)-1: unchecked; a _chk caller's
+   overflow aborts before the byte that would not fit); returns the address
+   of the terminator written. */
+INLINE HChar* str_copy(HChar* d, const HChar* s, SizeT dn)
 {
-   for (;;) {
-      HChar c = *s++;
-      *d = c;
-      if (c == 0) return d;
-      d++;
+   for (SizeT i = 0;; i++) {
+      if (i >= dn) chk_fail();
+      HChar c = s[i];
+      d[i] = c;
+      if (c == 0) return d + i;
    }
 }
 
@@ -155,6 +159,28 @@ INLINE HChar* str_ncat(HChar* d, const HChar* s, SizeT n)
    }
    e[i] = 0;
    return d;
+}
+
+/* Compare the strings at a and b, at most n bytes ((SizeT)-1: no bound),
+   up to the first pair that differs or ends both. */
+INLINE Int str_ncmp(const HChar* a, const HChar* b, SizeT n)
+{
+   for (SizeT i = 0; i < n; i++) {
+      UChar u = (UChar)a[i], v = (UChar)b[i];
+      if (u != v) return (Int)u - (Int)v;
+      if (u == 0) return 0;
+   }
+   return 0;
+}
+
+/* The first byte of the string at s that is c or its terminator (strchrnul);
+   *x gets that byte, so that a caller can tell which without reading it again. */
+INLINE HChar* str_chr(const HChar* s, HChar c, HChar* x)
+{
+   for (;; s++) {
+      *x = *s;
+      if (*x == c || *x == 0) return (HChar*)s;
+   }
 }
 
 /* A set of bytes, as strspn and its kin take it: 256 bits in four words
@@ -298,71 +324,39 @@ REPLACE(SizeT, 21150, strnlen, (const HChar* s, SizeT n))
    return i;
 }
 REPLACE(HChar*, 21160, strcpy, (HChar* d, const HChar* s))
-{ str_copy(d, s); return d; }
+{ str_copy(d, s, (SizeT)-1); return d; }
 REPLACE(HChar*, 21170, stpcpy, (HChar* d, const HChar* s))
-{ return str_copy(d, s); }
+{ return str_copy(d, s, (SizeT)-1); }
 /* The _chk copies stop at the destination's end (glibc's measure the
    string first, a second read of it, then copy). */
 REPLACE(HChar*, 21180, __strcpy_chk, (HChar* d, const HChar* s, SizeT dn))
-{
-   for (SizeT i = 0;; i++) {
-      if (i >= dn) chk_fail();
-      HChar c = s[i];
-      d[i] = c;
-      if (c == 0) return d;
-   }
-}
+{ str_copy(d, s, dn); return d; }
 REPLACE(HChar*, 21190, __stpcpy_chk, (HChar* d, const HChar* s, SizeT dn))
-{
-   for (SizeT i = 0;; i++) {
-      if (i >= dn) chk_fail();
-      HChar c = s[i];
-      d[i] = c;
-      if (c == 0) return d + i;
-   }
-}
+{ return str_copy(d, s, dn); }
 REPLACE(HChar*, 21200, strncpy, (HChar* d, const HChar* s, SizeT n))
 { str_ncopy(d, s, n); return d; }
 REPLACE(HChar*, 21210, __strncpy_chk, (HChar* d, const HChar* s, SizeT n, SizeT dn))
 { if (dn < n) chk_fail(); str_ncopy(d, s, n); return d; }
 REPLACE(HChar*, 21220, strcat, (HChar* d, const HChar* s))
-{ str_copy(d + str_len(d), s); return d; }
+{ str_copy(d + str_len(d), s, (SizeT)-1); return d; }
 REPLACE(HChar*, 21230, __strcat_chk, (HChar* d, const HChar* s, SizeT dn))
 {
    SizeT k = str_len(d);
-   for (SizeT i = 0;; i++) {
-      if (k + i >= dn) chk_fail();
-      HChar c = s[i];
-      d[k + i] = c;
-      if (c == 0) return d;
-   }
+   if (k >= dn) chk_fail();
+   str_copy(d + k, s, dn - k);
+   return d;
 }
 REPLACE(HChar*, 21240, strncat, (HChar* d, const HChar* s, SizeT n))
 { return str_ncat(d, s, n); }
 REPLACE(Int, 21250, strcmp, (const HChar* a, const HChar* b))
-{
-   for (SizeT i = 0;; i++) {
-      UChar u = (UChar)a[i], v = (UChar)b[i];
-      if (u != v) return (Int)u - (Int)v;
-      if (u == 0) return 0;
-   }
-}
+{ return str_ncmp(a, b, (SizeT)-1); }
 REPLACE(Int, 21260, strncmp, (const HChar* a, const HChar* b, SizeT n))
-{
-   for (SizeT i = 0; i < n; i++) {
-      UChar u = (UChar)a[i], v = (UChar)b[i];
-      if (u != v) return (Int)u - (Int)v;
-      if (u == 0) return 0;
-   }
-   return 0;
-}
+{ return str_ncmp(a, b, n); }
 REPLACE(HChar*, 21270, strchr, (const HChar* s, Int c))
 {
-   for (;; s++) {
-      HChar x = *s;
-      if (x == (HChar)c) return (HChar*)s;
-      if (x == 0) return NULL;
-   }
+   HChar x;
+   HChar* p = str_chr(s, (HChar)c, &x);
+   return x == (HChar)c ? p : NULL;
 }
 REPLACE(HChar*, 21280, strrchr, (const HChar* s, Int c))
 {
@@ -391,10 +385,8 @@ REPLACE(HChar*, 21310, strpbrk, (const HChar* s, const HChar* accept))
 }
 REPLACE(HChar*, 21320, strchrnul, (const HChar* s, Int c))
 {
-   for (;; s++) {
-      HChar x = *s;
-      if (x == (HChar)c || x == 0) return (HChar*)s;
-   }
+   HChar x;
+   return str_chr(s, (HChar)c, &x);
 }
 REPLACE(void*, 21330, memrchr, (const void* s, Int c, SizeT n))
 {
