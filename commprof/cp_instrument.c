@@ -95,18 +95,34 @@ void cp_instrument_init(void)
    VG_(clo_vex_control).guest_chase = False;
 }
 
-static Bool object_matches_patterns(const HChar* path)
+static Bool path_matches_patterns(const HChar* path)
 {
    const HChar* base = VG_(basename)(path);
-   /* commprof's preload library runs, in place of libc's, the string and
-      memory functions of cp_strmem.c: a pattern that takes libc takes them */
-   Bool preload = VG_(strncmp)(base, "vgpreload_commprof-", 19) == 0;
    for (UInt i = 0; i < cp_clo.n_node_objs; i++)
       if (VG_(string_match)(cp_clo.node_objs[i], path)
-          || VG_(string_match)(cp_clo.node_objs[i], base)
-          || (preload && VG_(string_match)(cp_clo.node_objs[i], "libc.so.6")))
+          || VG_(string_match)(cp_clo.node_objs[i], base))
          return True;
    return False;
+}
+
+/* The C library's file: the loaded object named libc.so.*, or its usual
+   name before it is loaded. */
+static const HChar* libc_path(void)
+{
+   for (const DebugInfo* di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      const HChar* path = VG_(DebugInfo_get_filename)(di);
+      if (path && VG_(strncmp)(VG_(basename)(path), "libc.so.", 8) == 0) return path;
+   }
+   return "libc.so.6";
+}
+
+/* commprof's preload library runs, in place of libc's, the string and
+   memory functions of cp_strmem.c: a pattern that takes libc takes them. */
+static Bool object_matches_patterns(const HChar* path)
+{
+   if (path_matches_patterns(path)) return True;
+   return VG_(strncmp)(VG_(basename)(path), "vgpreload_commprof-", 19) == 0
+          && path_matches_patterns(libc_path());
 }
 
 static Bool is_main_exe(const HChar* path)

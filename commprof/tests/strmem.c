@@ -95,6 +95,12 @@
  *      (unwritten) -> cspanf   bytes=2 unma=2    ";"
  *      (unwritten) -> pbrkf    bytes=4 unma=4    "xyz"
  *
+ * strmem-libcnodes runs the -O2 build with --node-objs set to a star, a slash and
+ * libc.so.6, a pattern that matches the C library's full path only: commprof's strcpy and strlen are
+ * then nodes of their own, and the first string moves to them:
+ *      strcpy -> strlen  bytes=4 unma=4   (r.name[0..4)), no edge between setname
+ *      and lenf, no self-edge.
+ *
  * No other edges among these functions, self-edges included at -O2 (each
  * reads only the bytes listed; at -O0 the functions also use their own stack
  * frames).  The same edges at -O0 and -O2.
