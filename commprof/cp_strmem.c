@@ -3,7 +3,7 @@
  * Part of the preload library (vgpreload_commprof-<platform>.so): this code
  * runs on the simulated CPU, as client code, and its loads and stores are
  * counted like any other (charged to the innermost node function on the
- * stack, the caller, unless a --node-objs pattern matches libc.so.6 or the
+ * stack, the caller, unless a --node-objs pattern matches the C library or the
  * preload library: then these functions are nodes, cp_instrument.c).
  *
  * Why: glibc's versions are written for speed with vector instructions, and
