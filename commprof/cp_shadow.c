@@ -153,9 +153,31 @@ static void count_alloc(CpShadowMap* m, SizeT bytes)
    if (m->checkpoints && m->stats.chunks_live * 8 > m->stats.ckpt_chunks * 9 + 8) checkpoint(m);
 }
 
+enum { POOL_WIDE, POOL_FINE, POOL_COARSE };
+
+static void* pool_take(CpShadowMap* m, UInt k, SizeT bytes)
+{
+   void* p = m->pool[k];
+   if (!p) return CP_BIG_ALLOC(bytes);
+   m->pool[k] = *(void**)p;
+   m->pool_n[k]--;
+   return p;
+}
+
+static void pool_put(CpShadowMap* m, UInt k, void* p, SizeT bytes)
+{
+   if (m->pool_n[k] < CP_SHADOW_POOL_MAX || m->pool_n[k] < m->stats.chunks_peak / 2) {
+      *(void**)p = m->pool[k];
+      m->pool[k] = p;
+      m->pool_n[k]++;
+   } else {
+      CP_BIG_FREE(p, bytes);
+   }
+}
+
 static CpChunk* alloc_wide(CpShadowMap* m)
 {
-   CpChunk* ch = m->pool_n ? m->pool[--m->pool_n] : CP_BIG_ALLOC(m->chunk_bytes);
+   CpChunk* ch = pool_take(m, POOL_WIDE, m->chunk_bytes);
    m->stats.wide_live++;
    count_alloc(m, m->chunk_bytes);
    return ch;
@@ -163,14 +185,14 @@ static CpChunk* alloc_wide(CpShadowMap* m)
 
 static CpNChunk* alloc_fine(CpShadowMap* m)
 {
-   CpNChunk* ch = m->npool_n ? m->npool[--m->npool_n] : CP_BIG_ALLOC(m->nchunk_bytes);
+   CpNChunk* ch = pool_take(m, POOL_FINE, m->nchunk_bytes);
    count_alloc(m, m->nchunk_bytes);
    return ch;
 }
 
 static CpNChunk* alloc_coarse(CpShadowMap* m)
 {
-   CpNChunk* ch = m->cpool_n ? m->cpool[--m->cpool_n] : CP_BIG_ALLOC(m->cchunk_bytes);
+   CpNChunk* ch = pool_take(m, POOL_COARSE, m->cchunk_bytes);
    m->stats.coarse_live++;
    count_alloc(m, m->cchunk_bytes);
    return ch;
@@ -187,25 +209,122 @@ static void release_chunk(CpShadowMap* m, CpSlot s)
 {
    SizeT bytes;
    if (CP_SLOT_IS_WIDE(s)) {
-      CpChunk* ch = CP_SLOT_CHUNK(s);
       bytes = m->chunk_bytes;
-      if (m->pool_n < CP_SHADOW_POOL_MAX) m->pool[m->pool_n++] = ch;
-      else CP_BIG_FREE(ch, bytes);
+      pool_put(m, POOL_WIDE, CP_SLOT_CHUNK(s), bytes);
       m->stats.wide_live--;
    } else if (CP_SLOT_IS_COARSE(s)) {
-      CpNChunk* ch = CP_SLOT_NCHUNK(s);
       bytes = m->cchunk_bytes;
-      if (m->cpool_n < CP_SHADOW_POOL_MAX) m->cpool[m->cpool_n++] = ch;
-      else CP_BIG_FREE(ch, bytes);
+      pool_put(m, POOL_COARSE, CP_SLOT_NCHUNK(s), bytes);
       m->stats.coarse_live--;
    } else {
-      CpNChunk* ch = CP_SLOT_NCHUNK(s);
       bytes = m->nchunk_bytes;
-      if (m->npool_n < CP_SHADOW_POOL_MAX) m->npool[m->npool_n++] = ch;
-      else CP_BIG_FREE(ch, bytes);
+      pool_put(m, POOL_FINE, CP_SLOT_NCHUNK(s), bytes);
    }
    m->stats.chunks_live--;
    m->stats.bytes_live -= bytes;
+}
+
+/* The free-tracking fields sit at the same offsets in both kinds of chunk. */
+typedef char cp_free_fields_match[(__builtin_offsetof(CpChunk, free_est) == __builtin_offsetof(CpNChunk, free_est)
+                                   && __builtin_offsetof(CpChunk, freed) == __builtin_offsetof(CpNChunk, freed)
+                                   && __builtin_offsetof(CpChunk, free_gap) == __builtin_offsetof(CpNChunk, free_gap))
+                                  ? 1 : -1];
+
+/* Chunks emptied by frees.  When set_range makes bytes of a materialised
+   chunk unwritten (writer 0: the frees of heap blocks), it counts how many of
+   them had a writer and lowers free_est by that.  free_est is exact after a
+   count of the whole chunk, and stays exact while no store comes in between
+   (writes == free_snap: stores add to writes); a store can only give bytes a
+   writer, so free_est is otherwise a lower bound.  When free_est reaches 0
+   the chunk may be empty: if it is exact, it is, and the chunk is released
+   (after a check); if not, the chunk is counted, but no sooner than free_gap
+   bytes made unwritten after the last count, which doubles (up to a chunk)
+   after each count that found bytes with a writer, so that the passes cost
+   at most about one entry per byte made unwritten. */
+static void free_track_init(CpShadowMap* m, CpChunk* ch, CpWriter w)
+{
+   ch->free_est = w ? (Int)CP_CHUNK_SIZE : 0;
+   ch->freed = 0;
+   ch->free_gap = (UInt)(CP_CHUNK_SIZE / 16);
+   ch->free_snap = ch->writes;
+}
+
+/* After writes was scaled from the old chunk o to the new one n (refine,
+   widen): free_est stays exact if it was. */
+static void free_track_move(CpChunk* n, const CpChunk* o)
+{
+   n->free_est = o->free_est;
+   n->freed = o->freed;
+   n->free_gap = o->free_gap;
+   n->free_snap = o->free_snap == o->writes ? n->writes : n->writes - 1;
+}
+
+static ULong slot_written_bytes(CpShadowMap* m, CpSlot s);
+
+/* How many of the n bytes at b differ from x (8 bytes a step). */
+static UInt count_ne(const UChar* b, UInt n, UInt x)
+{
+   const ULong lo7 = 0x7f7f7f7f7f7f7f7fULL, ones = 0x0101010101010101ULL;
+   ULong xx = (ULong)x * ones;
+   UInt c = 0, k = 0;
+   for (; k + 8 <= n; k += 8) {
+      ULong w;
+      __builtin_memcpy(&w, b + k, sizeof(w));
+      w ^= xx;                                        /* a byte is 0 where it was x */
+      ULong t = ((w & lo7) + lo7) | w;                /* its top bit: the byte is not 0 */
+      c += (UInt)((((t >> 7) & ones) * ones) >> 56);
+   }
+   for (; k < n; k++) c += b[k] != x;
+   return c;
+}
+
+/* Bytes with a writer among blocks [i, i+n) of the materialised chunk of s,
+   whose palette index of writer 0 is x (compact chunks). */
+static ULong range_written_bytes(CpShadowMap* m, CpSlot s, UInt i, UInt n, UInt x)
+{
+   ULong c = 0;
+   if (CP_SLOT_IS_WIDE(s)) {
+      const UInt* e = CP_SLOT_CHUNK(s)->e + i;
+      for (UInt k = 0; k < n; k++) c += e[k] != 0;
+   } else if (!CP_SLOT_IS_COARSE(s)) {
+      c = count_ne(CP_SLOT_NCHUNK(s)->b + i, n, x);
+   } else {                                   /* granularity 1: blocks are bytes */
+      const UChar* b = CP_SLOT_NCHUNK(s)->b;
+      UInt e = i + n, w0 = (i + 3) >> CP_COARSE_LOG2, w1 = e >> CP_COARSE_LOG2;
+      if (w0 >= w1) {                         /* within one word, or two partial ones */
+         for (UInt k = i; k < e; k++) c += b[k >> CP_COARSE_LOG2] != x;
+      } else {
+         for (UInt k = i; k < w0 << CP_COARSE_LOG2; k++) c += b[k >> CP_COARSE_LOG2] != x;
+         c += (ULong)count_ne(b + w0, w1 - w0, x) << CP_COARSE_LOG2;
+         for (UInt k = w1 << CP_COARSE_LOG2; k < e; k++) c += b[k >> CP_COARSE_LOG2] != x;
+      }
+   }
+   return c << m->gran_log2;
+}
+
+/* set_range made `cleared' bytes of the chunk of *slot unwritten that had a
+   writer, `clean' if no store came between the chunk's last exact free_est
+   and it; True if that released the chunk. */
+static Bool note_unwritten(CpShadowMap* m, CpSlot* slot, ULong cleared, ULong bytes, Bool clean)
+{
+   CpChunk* ch = CP_SLOT_CHUNK(*slot);
+   if (ch->free_est > -(1 << 30)) ch->free_est -= (Int)cleared;
+   if (clean) ch->free_snap = ch->writes;
+   if (ch->freed < (1u << 30)) ch->freed += (UInt)bytes;
+   if (ch->free_est > 0) return False;
+   if (!clean && ch->freed < ch->free_gap) return False;
+   ch->freed = 0;
+   ULong live = slot_written_bytes(m, *slot);
+   if (live == 0) {
+      release_chunk(m, *slot);
+      *slot = CP_SLOT_UNIFORM(0);
+      m->stats.made_uniform++;
+      return True;
+   }
+   ch->free_est = (Int)live;
+   ch->free_snap = ch->writes;
+   if (ch->free_gap < CP_CHUNK_SIZE) ch->free_gap *= 2;
+   return False;
 }
 
 CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
@@ -225,12 +344,14 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       ch->last_i = 0;
       ch->writes = 0;
       ch->check_at = n / 2;
+      free_track_init(m, (CpChunk*)ch, w);
       *slot = CP_SLOT_PTR(ch, m->coarse ? 4 : 0);
    } else {
       CpChunk* ch = alloc_wide(m);
       for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
       ch->writes = 0;
       ch->check_at = m->entries / 2;
+      free_track_init(m, ch, w);
       *slot = CP_SLOT_PTR(ch, 2);
    }
    m->stats.materialised++;
@@ -246,6 +367,7 @@ static void widen(CpShadowMap* m, CpSlot* slot)
    for (UInt i = 0; i < m->entries; i++) ch->e[i] = nc->pal[nc->b[i >> sh]];
    ch->writes = nc->writes << sh;
    ch->check_at = nc->check_at << sh;
+   free_track_move(ch, (const CpChunk*)nc);
    release_chunk(m, *slot);
    *slot = CP_SLOT_PTR(ch, 2);
    m->stats.widened++;
@@ -257,10 +379,14 @@ static void refine(CpShadowMap* m, CpSlot* slot)
    CpNChunk* cc = CP_SLOT_NCHUNK(*slot);
    CpNChunk* ch = alloc_fine(m);
    CP_MEMCPY(ch, cc, sizeof(CpNChunk));             /* header, palette and hints */
-   for (UInt i = 0; i < m->entries; i++) ch->b[i] = cc->b[i >> CP_COARSE_LOG2];
+   for (UInt j = 0; j < (m->entries >> CP_COARSE_LOG2); j++) {
+      UInt v = cc->b[j] * 0x01010101u;            /* a word's index to its 4 bytes */
+      __builtin_memcpy(ch->b + (j << CP_COARSE_LOG2), &v, sizeof(v));
+   }
    CP_MEMSET(ch->b + m->entries, 0, CP_NCHUNK_TAIL);
    ch->writes = cc->writes << CP_COARSE_LOG2;
    ch->check_at = cc->check_at << CP_COARSE_LOG2;
+   free_track_move((CpChunk*)ch, (const CpChunk*)cc);
    release_chunk(m, *slot);
    *slot = CP_SLOT_PTR(ch, 0);
    m->stats.refined++;
@@ -362,6 +488,7 @@ void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
 {
    CpChunk* ch = CP_SLOT_CHUNK(*slot);       /* writes and check_at: same place in both kinds */
    if (ch->writes < ch->check_at) return;
+   ch->free_snap = ch->free_snap == ch->writes ? 0 : (UInt)-1;   /* still exact if it was */
    ch->writes = 0;
    CpWriter w;
    if (chunk_uniform(m, *slot, &w)) {
@@ -387,7 +514,10 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
    CP_ASSERT(m->primary[0] == CP_SLOT_UNIFORM(0) && m->primary[CP_PRIMARY_SIZE - 1] == CP_SLOT_UNIFORM(0));
    m->high_tab = NULL;
    m->high_cap = m->high_used = 0;
-   m->pool_n = m->npool_n = m->cpool_n = 0;
+   for (UInt k = 0; k < 3; k++) {
+      m->pool[k] = NULL;
+      m->pool_n[k] = 0;
+   }
    m->checkpoints = False;
    CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }
@@ -442,6 +572,12 @@ void cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
             x = cp_shadow_pal_index(m, slot, w);
             cs = *slot;
          }
+         ULong cleared = 0;
+         Bool  clean = False;
+         if (w == 0) {
+            cleared = range_written_bytes(m, cs, (UInt)off, n, x);
+            clean = CP_SLOT_CHUNK(cs)->writes == CP_SLOT_CHUNK(cs)->free_snap;
+         }
          if (x < CP_PAL_SIZE && CP_SLOT_IS_COARSE(cs)
              && coarse_fill(CP_SLOT_NCHUNK(cs), (UInt)off, n, x)) {
             /* done, the chunk stays coarse (its writes counted) */
@@ -458,7 +594,8 @@ void cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
             }
             CP_SLOT_CHUNK(cs)->writes += n;
          }
-         cp_shadow_check_uniform(m, slot);
+         if (w != 0 || !note_unwritten(m, slot, cleared, (ULong)n << g, clean))
+            cp_shadow_check_uniform(m, slot);
          maybe_drop_high(m, cn);
       }
       if (end_b == last) break;
@@ -539,10 +676,10 @@ static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
       for (UInt i = 0; i < m->entries; i++) n += ch->e[i] != 0;
    } else {
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      UChar written[CP_PAL_SIZE];
-      for (UInt k = 0; k < CP_PAL_SIZE; k++) written[k] = k < ch->npal && ch->pal[k] != 0;
       UInt sh = CP_SLOT_IS_COARSE(s) ? CP_COARSE_LOG2 : 0;
-      for (UInt i = 0; i < (m->entries >> sh); i++) n += written[ch->b[i]];
+      UInt z = 0;                      /* the palette index of writer 0 (writers are unique) */
+      while (z < ch->npal && ch->pal[z] != 0) z++;
+      n = z < ch->npal ? count_ne(ch->b, m->entries >> sh, z) : m->entries >> sh;
       n <<= sh;
    }
    return n << m->gran_log2;

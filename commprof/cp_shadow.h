@@ -30,6 +30,10 @@
  *     at least half a chunk of writes, twice as many after each check that
  *     failed), so bulk data such as arrays written by one function costs no
  *     shadow memory and its loads touch no shadow entries;
+ *   - a materialised chunk that set_range has made unwritten (writer 0)
+ *     piece by piece, as the frees of the small heap blocks it held do, is
+ *     released once nothing in it has a writer (see note_unwritten in
+ *     cp_shadow.c);
  *   - for addresses at or above 2^CP_DIRECT_BITS, a hash table from chunk
  *     number to slot.
  * At granularity 1 a coarse chunk costs a little over 0.25 byte per
@@ -61,7 +65,11 @@ typedef struct {
    UInt writes;              /* entries written since made or last checked */
    UInt check_at;            /* writes before the next uniformity check: doubles
                                 after each check that fails */
-   UInt pad[14];             /* entries start on their own cache line */
+   Int  free_est;            /* at most the bytes with a writer (see cp_shadow.c) */
+   UInt freed;               /* bytes made unwritten since the last count */
+   UInt free_gap;            /* bytes to make unwritten before the next count */
+   UInt free_snap;           /* writes when free_est was last exact */
+   UInt pad[10];             /* entries start on their own cache line */
    UInt e[];                 /* CP_CHUNK_SIZE >> gran_log2 entries */
 } CpChunk;
 
@@ -72,10 +80,14 @@ typedef struct {
 typedef struct {
    UInt     writes;          /* as in CpChunk, at the same offsets */
    UInt     check_at;
+   Int      free_est;
+   UInt     freed;
+   UInt     free_gap;
+   UInt     free_snap;
    CpWriter last_w;          /* the writer of the last store and its index */
    UInt     last_i;
    UInt     npal;            /* palette entries in use */
-   UInt     pad[11];
+   UInt     pad[7];
    CpWriter pal[CP_PAL_SIZE];
    UChar    hint[CP_PAL_HINTS];   /* writer & (CP_PAL_HINTS - 1) -> a likely index */
    UChar    b[];             /* entries, then CP_NCHUNK_TAIL bytes */
@@ -134,12 +146,13 @@ typedef struct {
    SizeT       cchunk_bytes;     /* sizeof(CpNChunk) + entries / 4 + CP_NCHUNK_TAIL */
    CpHighSlot* high_tab;         /* chunks above the direct range */
    SizeT       high_cap, high_used;
-   CpChunk*    pool[CP_SHADOW_POOL_MAX];   /* released wide chunks kept for reuse */
-   UInt        pool_n;
-   CpNChunk*   npool[CP_SHADOW_POOL_MAX];  /* and fine compact ones */
-   UInt        npool_n;
-   CpNChunk*   cpool[CP_SHADOW_POOL_MAX];  /* and coarse ones */
-   UInt        cpool_n;
+   /* Released chunks kept for reuse, by kind (wide, fine, coarse): lists
+      linked through the chunks' first word, each of at most
+      max(CP_SHADOW_POOL_MAX, chunks_peak / 2) chunks.  Chunks are taken
+      from them before new memory is, so the memory of live and kept chunks
+      together never exceeds the peak of the live ones (bytes_peak). */
+   void*       pool[3];
+   UInt        pool_n[3];
    Bool        checkpoints;      /* keep the ckpt_* statistics (they cost scans) */
    CpShadowStats stats;
    /* the pages of primary (CP_SLOTS_PER_PAGE slots each) that have held a

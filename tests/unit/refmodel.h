@@ -70,7 +70,7 @@ typedef struct {
    unsigned  timeout_s;
 } TCase;
 
-#define TC_MAX 128
+#define TC_MAX 256
 static TCase      tc_cases[TC_MAX];
 static unsigned   tc_n;
 static uint64_t   tc_base_seed = 0xC0335EEDULL;

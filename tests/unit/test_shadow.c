@@ -1341,6 +1341,87 @@ static void case_coarse(uintptr_t g)
    teardown();
 }
 
+/* Heap blocks freed one by one: the frees make their bytes unwritten
+   (set_range with writer 0), and a chunk left with no writer is released.
+   Blocks of 8 to 256 bytes, 16 bytes apart (allocator headers), written
+   whole or in part by stores of 1 to 16 bytes, fill three chunks.
+   Phase A frees them all in a random order after the stores: every chunk must
+   end uniform 0 (a count after the first 4 KiB freed makes the chunk's bound
+   exact, the last free brings it to 0).  Phase B reallocates, rewrites and
+   frees at random, then frees everything: the map must stay right whatever
+   it releases (every operation is checked against the model). */
+#define HF_MAXB 2048
+static void case_heap_frees(uintptr_t g)
+{
+   setup(g);
+   std_windows();
+   Win* hw = win_add("heap", 0x0000001800000000UL, 3);
+   static Addr ba[HF_MAXB];
+   static SizeT bs[HF_MAXB];
+   static unsigned live[HF_MAXB], order[HF_MAXB];
+   unsigned nb = 0;
+   for (Addr off = 16; nb < HF_MAXB; nb++) {
+      SizeT sz = rnd_in(8, 256);
+      if (off + sz > win_size(hw)) break;
+      ba[nb] = hw->base + off;
+      bs[nb] = sz;
+      off += sz + 16;
+   }
+   CHECK(nb > 600, "only %u blocks", nb);
+   static const SizeT sizes[] = { 1, 2, 4, 8, 16 };
+   for (unsigned pass = 0; pass < 2; pass++) {
+      /* write every block (phase A) or a random half of them (phase B) */
+      for (unsigned i = 0; i < nb; i++) {
+         if (pass && chance(50)) continue;
+         UInt w = (UInt)rnd_in(1, 8);
+         SizeT len = chance(80) ? bs[i] : (bs[i] + 1) / 2;
+         for (SizeT k = 0; k < len;) {
+            SizeT sz = sizes[rnd(5)];
+            if (sz > len - k) sz = len - k;
+            op_store(ba[i] + k, sz, w);
+            k += sz;
+         }
+         live[i] = 1;
+      }
+      verify_all();
+      if (pass) {                        /* phase B: churn */
+         for (unsigned it = 0; it < 4 * nb; it++) {
+            unsigned i = (unsigned)rnd(nb);
+            if (live[i] && chance(60)) {
+               op_set(ba[i], bs[i], 0);
+               live[i] = 0;
+            } else {
+               op_store(ba[i] + rnd(bs[i]), 1, (UInt)rnd_in(1, 8));
+               live[i] = 1;
+            }
+            verify_around(ba[i], bs[i]);
+         }
+         verify_all();
+      }
+      /* free everything, in a random order */
+      for (unsigned i = 0; i < nb; i++) order[i] = i;
+      for (unsigned i = nb; i > 1; i--) {
+         unsigned j = (unsigned)rnd(i), t = order[i - 1];
+         order[i - 1] = order[j];
+         order[j] = t;
+      }
+      for (unsigned k = 0; k < nb; k++) {
+         unsigned i = order[k];
+         if (!live[i] && pass) continue;
+         op_set(ba[i], bs[i], 0);
+         live[i] = 0;
+         verify_around(ba[i], bs[i]);
+      }
+      verify_all();
+      if (pass == 0)
+         for (Addr c = 0; c < hw->nch; c++)
+            CHECK(cp_shadow_slot(&M, hw->base + c * CH) == U(0),
+                  "chunk %lu of the heap is %s after every block was freed", (unsigned long)c,
+                  slot_str(cp_shadow_slot(&M, hw->base + c * CH)));
+   }
+   teardown();
+}
+
 /* cp_shadow_same_bytes against a byte loop: runs of 1 to 40 bytes, equal
    or with one or two bytes changed anywhere (the bytes after the run, which
    it may read, differ at random). */
@@ -1382,6 +1463,7 @@ int main(int argc, char** argv)
       { "palette",       case_palette,        20 },
       { "palette-random", case_palette_random, 60 },
       { "coarse",        case_coarse,         20 },
+      { "heap-frees",    case_heap_frees,     30 },
    };
    for (unsigned i = 0; i < sizeof per_g / sizeof per_g[0]; i++)
       for (unsigned g = 0; g <= 3; g++)
