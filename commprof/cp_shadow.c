@@ -155,12 +155,32 @@ static void count_alloc(CpShadowMap* m, SizeT bytes)
 
 enum { POOL_WIDE, POOL_FINE, POOL_COARSE };
 
+static SizeT pool_chunk_bytes(const CpShadowMap* m, UInt k)
+{
+   return k == POOL_WIDE ? m->chunk_bytes : k == POOL_FINE ? m->nchunk_bytes : m->cchunk_bytes;
+}
+
+/* A chunk of kind k (bytes long): a kept one, or new memory.  Before taking
+   new memory, kept chunks of the other kinds are given back until the live
+   and kept chunks and the new one fit in the peak of the live ones, so that
+   keeping chunks never raises the memory the map holds above that peak. */
 static void* pool_take(CpShadowMap* m, UInt k, SizeT bytes)
 {
    void* p = m->pool[k];
-   if (!p) return CP_BIG_ALLOC(bytes);
+   if (!p) {
+      for (UInt j = 0; j < 3; j++)
+         while (m->pool[j] && m->pool_bytes + m->stats.bytes_live + bytes > m->stats.bytes_peak) {
+            void* q = m->pool[j];
+            m->pool[j] = *(void**)q;
+            m->pool_n[j]--;
+            m->pool_bytes -= pool_chunk_bytes(m, j);
+            CP_BIG_FREE(q, pool_chunk_bytes(m, j));
+         }
+      return CP_BIG_ALLOC(bytes);
+   }
    m->pool[k] = *(void**)p;
    m->pool_n[k]--;
+   m->pool_bytes -= bytes;
    return p;
 }
 
@@ -170,6 +190,7 @@ static void pool_put(CpShadowMap* m, UInt k, void* p, SizeT bytes)
       *(void**)p = m->pool[k];
       m->pool[k] = p;
       m->pool_n[k]++;
+      m->pool_bytes += bytes;
    } else {
       CP_BIG_FREE(p, bytes);
    }
@@ -518,6 +539,7 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
       m->pool[k] = NULL;
       m->pool_n[k] = 0;
    }
+   m->pool_bytes = 0;
    m->checkpoints = False;
    CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }

@@ -148,11 +148,13 @@ typedef struct {
    SizeT       high_cap, high_used;
    /* Released chunks kept for reuse, by kind (wide, fine, coarse): lists
       linked through the chunks' first word, each of at most
-      max(CP_SHADOW_POOL_MAX, chunks_peak / 2) chunks.  Chunks are taken
-      from them before new memory is, so the memory of live and kept chunks
-      together never exceeds the peak of the live ones (bytes_peak). */
+      max(CP_SHADOW_POOL_MAX, chunks_peak / 2) chunks.  A chunk is taken
+      from them before new memory is, and kept chunks are given back before
+      the live and kept ones would exceed the peak of the live ones: the
+      memory of the map's chunks never exceeds bytes_peak. */
    void*       pool[3];
    UInt        pool_n[3];
+   SizeT       pool_bytes;       /* of the kept chunks */
    Bool        checkpoints;      /* keep the ckpt_* statistics (they cost scans) */
    CpShadowStats stats;
    /* the pages of primary (CP_SLOTS_PER_PAGE slots each) that have held a

@@ -376,6 +376,20 @@ static void verify_stats(void)
    CHECK(st.chunks_live <= st.materialised, "after %s: more chunks live (%llu) than ever "
          "materialised (%llu)", opdesc, (unsigned long long)st.chunks_live,
          (unsigned long long)st.materialised);
+   /* the kept chunks: their lists hold what pool_bytes says, and kept and
+      live chunks together never exceed the peak */
+   ULong kept = 0;
+   const ULong kind_bytes[3] = { WIDE_BYTES, NARROW_BYTES, COARSE_BYTES };
+   for (unsigned k = 0; k < 3; k++) {
+      ULong n = 0;
+      for (void* p = M.pool[k]; p; p = *(void**)p) n++;
+      CHECK_EQ(n, M.pool_n[k], "kept chunks of kind %u after %s", k, opdesc);
+      kept += n * kind_bytes[k];
+   }
+   CHECK_EQ(kept, M.pool_bytes, "pool_bytes after %s", opdesc);
+   CHECK(kept + st.bytes_live <= st.bytes_peak, "after %s: %llu bytes of kept chunks and %llu "
+         "live exceed the peak %llu", opdesc, (unsigned long long)kept,
+         (unsigned long long)st.bytes_live, (unsigned long long)st.bytes_peak);
    last_st = st;
 }
 
