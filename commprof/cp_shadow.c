@@ -90,6 +90,21 @@ CpSlot* cp_shadow_high_slot_for_write(CpShadowMap* m, Addr cn)
 }
 
 /* Note that the page of the primary table holding slot cn is in use. */
+/* The number of the direct-range chunk of slot, or CP_PRIMARY_SIZE. */
+static inline Addr direct_cn(const CpShadowMap* m, const CpSlot* slot)
+{
+   return slot >= m->primary && slot < m->primary + CP_PRIMARY_SIZE ? (Addr)(slot - m->primary)
+                                                                     : CP_PRIMARY_SIZE;
+}
+
+static inline void set_was_fine(CpShadowMap* m, const CpSlot* slot, Bool v)
+{
+   Addr cn = direct_cn(m, slot);
+   if (cn == CP_PRIMARY_SIZE) return;
+   if (v) m->was_fine[cn >> 3] |= (UChar)(1u << (cn & 7));
+   else   m->was_fine[cn >> 3] &= (UChar)~(1u << (cn & 7));
+}
+
 static inline void mark_used(CpShadowMap* m, Addr cn)
 {
    Addr pg = cn / CP_SLOTS_PER_PAGE;
@@ -337,6 +352,7 @@ static Bool note_unwritten(CpShadowMap* m, CpSlot* slot, ULong cleared, ULong by
    ch->freed = 0;
    ULong live = slot_written_bytes(m, *slot);
    if (live == 0) {
+      if (m->coarse) set_was_fine(m, slot, !CP_SLOT_IS_WIDE(*slot) && !CP_SLOT_IS_COARSE(*slot));
       release_chunk(m, *slot);
       *slot = CP_SLOT_UNIFORM(0);
       m->stats.made_uniform++;
@@ -355,8 +371,11 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
    if (slot >= m->primary && slot < m->primary + CP_PRIMARY_SIZE) mark_used(m, (Addr)(slot - m->primary));
    CpWriter w = CP_SLOT_WRITER(s);
    if (m->compact) {
-      CpNChunk* ch = m->coarse ? alloc_coarse(m) : alloc_fine(m);
-      UInt n = m->coarse ? m->entries >> CP_COARSE_LOG2 : m->entries;
+      Addr cn = direct_cn(m, slot);
+      Bool coarse = m->coarse
+                    && !(cn < CP_PRIMARY_SIZE && ((m->was_fine[cn >> 3] >> (cn & 7)) & 1));
+      CpNChunk* ch = coarse ? alloc_coarse(m) : alloc_fine(m);
+      UInt n = coarse ? m->entries >> CP_COARSE_LOG2 : m->entries;
       CP_MEMSET(ch->b, 0, n + CP_NCHUNK_TAIL);
       CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
       ch->pal[0] = w;
@@ -366,7 +385,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       ch->writes = 0;
       ch->check_at = n / 2;
       free_track_init(m, (CpChunk*)ch, w);
-      *slot = CP_SLOT_PTR(ch, m->coarse ? 4 : 0);
+      *slot = CP_SLOT_PTR(ch, coarse ? 4 : 0);
    } else {
       CpChunk* ch = alloc_wide(m);
       for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
@@ -513,6 +532,7 @@ void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
    ch->writes = 0;
    CpWriter w;
    if (chunk_uniform(m, *slot, &w)) {
+      if (m->coarse) set_was_fine(m, slot, False);
       release_chunk(m, *slot);
       *slot = CP_SLOT_UNIFORM(w);
       m->stats.made_uniform++;

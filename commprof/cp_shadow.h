@@ -161,6 +161,10 @@ typedef struct {
       slot other than uniform 0: the scans of the whole map read only these,
       so the pages never used stay untouched and take no memory */
    UChar       used_pages[CP_PRIMARY_SIZE / CP_SLOTS_PER_PAGE / 8];
+   /* Chunks of the direct range that turned fine and were then emptied by
+      frees: materialised fine at once next time (heap memory reused by
+      blocks much like those freed), not coarse and then fine again. */
+   UChar       was_fine[CP_PRIMARY_SIZE / 8];
 } CpShadowMap;
 
 /* The map of last writers. */
