@@ -89,7 +89,6 @@ CpSlot* cp_shadow_high_slot_for_write(CpShadowMap* m, Addr cn)
    return cell;
 }
 
-/* Note that the page of the primary table holding slot cn is in use. */
 /* The number of the direct-range chunk of slot, or CP_PRIMARY_SIZE. */
 static inline Addr direct_cn(const CpShadowMap* m, const CpSlot* slot)
 {
@@ -105,6 +104,7 @@ static inline void set_was_fine(CpShadowMap* m, const CpSlot* slot, Bool v)
    else   m->was_fine[cn >> 3] &= (UChar)~(1u << (cn & 7));
 }
 
+/* Note that the page of the primary table holding slot cn is in use. */
 static inline void mark_used(CpShadowMap* m, Addr cn)
 {
    Addr pg = cn / CP_SLOTS_PER_PAGE;
@@ -261,10 +261,11 @@ static void release_chunk(CpShadowMap* m, CpSlot s)
 }
 
 /* The free-tracking fields sit at the same offsets in both kinds of chunk. */
-typedef char cp_free_fields_match[(__builtin_offsetof(CpChunk, free_est) == __builtin_offsetof(CpNChunk, free_est)
-                                   && __builtin_offsetof(CpChunk, freed) == __builtin_offsetof(CpNChunk, freed)
-                                   && __builtin_offsetof(CpChunk, free_gap) == __builtin_offsetof(CpNChunk, free_gap))
+#define CP_SAME_OFFSET(f) (__builtin_offsetof(CpChunk, f) == __builtin_offsetof(CpNChunk, f))
+typedef char cp_free_fields_match[(CP_SAME_OFFSET(free_est) && CP_SAME_OFFSET(freed)
+                                   && CP_SAME_OFFSET(free_gap) && CP_SAME_OFFSET(free_snap))
                                   ? 1 : -1];
+#undef CP_SAME_OFFSET
 
 /* Chunks emptied by frees.  When set_range makes bytes of a materialised
    chunk unwritten (writer 0: the frees of heap blocks), it counts how many of
@@ -368,10 +369,10 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
 {
    CpSlot s = *slot;
    if (!CP_SLOT_IS_UNIFORM(s)) return s;
-   if (slot >= m->primary && slot < m->primary + CP_PRIMARY_SIZE) mark_used(m, (Addr)(slot - m->primary));
+   Addr cn = direct_cn(m, slot);
+   if (cn < CP_PRIMARY_SIZE) mark_used(m, cn);
    CpWriter w = CP_SLOT_WRITER(s);
    if (m->compact) {
-      Addr cn = direct_cn(m, slot);
       Bool coarse = m->coarse
                     && !(cn < CP_PRIMARY_SIZE && ((m->was_fine[cn >> 3] >> (cn & 7)) & 1));
       CpNChunk* ch = coarse ? alloc_coarse(m) : alloc_fine(m);
