@@ -296,8 +296,6 @@ static void free_track_move(CpChunk* n, const CpChunk* o)
    n->free_snap = o->free_snap == o->writes ? n->writes : n->writes - 1;
 }
 
-static ULong slot_written_bytes(CpShadowMap* m, CpSlot s);
-
 /* How many of the n bytes at b differ from x (8 bytes a step). */
 static UInt count_ne(const UChar* b, UInt n, UInt x)
 {
@@ -337,6 +335,19 @@ static ULong range_written_bytes(CpShadowMap* m, CpSlot s, UInt i, UInt n, UInt 
       }
    }
    return c << m->gran_log2;
+}
+
+/* Bytes of the chunk of slot value s whose writer is not 0. */
+static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
+{
+   if (CP_SLOT_IS_UNIFORM(s)) return CP_SLOT_WRITER(s) ? CP_CHUNK_SIZE : 0;
+   UInt z = 0;                         /* the palette index of writer 0 (writers are unique) */
+   if (!CP_SLOT_IS_WIDE(s)) {
+      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+      while (z < ch->npal && ch->pal[z] != 0) z++;
+      if (z == ch->npal) return CP_CHUNK_SIZE;        /* no block is unwritten */
+   }
+   return range_written_bytes(m, s, 0, m->entries, z);
 }
 
 /* set_range made `cleared' bytes of the chunk of *slot unwritten that had a
@@ -710,23 +721,6 @@ SizeT cp_shadow_count_range(CpShadowMap* m, Addr a, SizeT len,
    return n;
 }
 
-static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
-{
-   if (CP_SLOT_IS_UNIFORM(s)) return CP_SLOT_WRITER(s) ? CP_CHUNK_SIZE : 0;
-   ULong n = 0;
-   if (CP_SLOT_IS_WIDE(s)) {
-      const CpChunk* ch = CP_SLOT_CHUNK(s);
-      for (UInt i = 0; i < m->entries; i++) n += ch->e[i] != 0;
-   } else {
-      const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      UInt sh = CP_SLOT_IS_COARSE(s) ? CP_COARSE_LOG2 : 0;
-      UInt z = 0;                      /* the palette index of writer 0 (writers are unique) */
-      while (z < ch->npal && ch->pal[z] != 0) z++;
-      n = z < ch->npal ? count_ne(ch->b, m->entries >> sh, z) : m->entries >> sh;
-      n <<= sh;
-   }
-   return n << m->gran_log2;
-}
 
 ULong cp_shadow_written_bytes(CpShadowMap* m)
 {
