@@ -45,21 +45,56 @@ static void report_failure(const HChar* what, const HChar* name, Int err)
    VG_(umsg)("commprof: cannot %s %s: %s\n", what, name, cp_errno_string(err));
 }
 
+/* Is name to be written in place, not through a temporary file renamed
+   onto it?  So it is when it is a device (/dev/null), a FIFO or a socket (a
+   pipe to a script, /dev/fd/N), or a symbolic link (/dev/stdout, a link
+   the user made): a rename would replace the device or the link by a plain
+   file, and their directory (/dev) is often not writable anyway. */
+static Bool write_in_place(const HChar* name)
+{
+   HChar target[8];
+   if (VG_(readlink)(name, target, sizeof(target)) >= 0) return True;
+   struct vg_stat st;
+   return !sr_isError(VG_(stat)(name, &st)) && !VKI_S_ISREG(st.mode) && !VKI_S_ISDIR(st.mode);
+}
+
+/* Does name stand for an open file descriptor (/dev/stdout, /dev/fd/N,
+   /proc/self/fd/N)?  Such a name is written at the end of what the
+   descriptor's file holds already (the program's own output, when that is
+   a file): reopened with truncation, it would lose it. */
+static Bool names_descriptor(const HChar* name)
+{
+   return VG_(strncmp)(name, "/dev/std", 8) == 0 || VG_(strncmp)(name, "/dev/fd/", 8) == 0
+          || VG_(strncmp)(name, "/proc/self/fd/", 14) == 0;
+}
+
+/* Is name a character device (/dev/null)? */
+static Bool is_char_device(const HChar* name)
+{
+   struct vg_stat st;
+   return !sr_isError(VG_(stat)(name, &st)) && VKI_S_ISCHR(st.mode);
+}
+
 CpOut* cp_out_open(const HChar* final_name)
 {
    CpOut* o = VG_(malloc)("cp.out", sizeof(CpOut));
-   SizeT n = VG_(strlen)(final_name) + 32;
    o->final_name = VG_(strdup)("cp.out.final", final_name);
-   o->tmp_name = VG_(malloc)("cp.out.tmp", n);
-   VG_(snprintf)(o->tmp_name, n, "%s.tmp.%d", final_name, VG_(getpid)());
+   o->tmp_name = NULL;
+   if (!write_in_place(final_name)) {
+      SizeT n = VG_(strlen)(final_name) + 32;
+      o->tmp_name = VG_(malloc)("cp.out.tmp", n);
+      VG_(snprintf)(o->tmp_name, n, "%s.tmp.%d", final_name, VG_(getpid)());
+   }
    o->n = 0;
    o->failed = False;
    o->err = 0;
-   SysRes r = VG_(open)(o->tmp_name, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+   const HChar* path = o->tmp_name ? o->tmp_name : final_name;
+   Int how = names_descriptor(path) ? VKI_O_APPEND : VKI_O_TRUNC;
+   SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | how,
                         VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
    if (sr_isError(r)) {
-      report_failure("create", o->tmp_name, (Int)sr_Err(r));
-      VG_(free)(o->tmp_name);
+      report_failure(o->tmp_name ? "create" : "open", path, (Int)sr_Err(r));
+      if (o->tmp_name) VG_(free)(o->tmp_name);
       VG_(free)(o->final_name);
       VG_(free)(o);
       return NULL;
@@ -170,7 +205,9 @@ Bool cp_out_close(CpOut* o)
    flush(o);
    VG_(close)(o->fd);
    Bool ok = !o->failed;
-   if (!ok) {
+   if (!o->tmp_name) {                               /* written in place */
+      if (!ok) report_failure("write", o->final_name, o->err);
+   } else if (!ok) {
       report_failure("write", o->tmp_name, o->err);
       VG_(unlink)(o->tmp_name);
    } else if (VG_(rename)(o->tmp_name, o->final_name) != 0) {
@@ -178,7 +215,7 @@ Bool cp_out_close(CpOut* o)
       VG_(unlink)(o->tmp_name);
       ok = False;
    }
-   VG_(free)(o->tmp_name);
+   if (o->tmp_name) VG_(free)(o->tmp_name);
    VG_(free)(o->final_name);
    VG_(free)(o);
    return ok;
@@ -232,7 +269,8 @@ static HChar* expand_seq(const HChar* opt, const HChar* fmt, UInt seq)
 static HChar* expand(const HChar* opt, const HChar* fmt, const HChar* startup_name)
 {
    HChar* name = expand_seq(opt, fmt, write_seq);
-   if (startup_name && VG_(getpid)() != startup_pid && !VG_(strstr)(fmt, "%p")) {
+   if (startup_name && VG_(getpid)() != startup_pid && !VG_(strstr)(fmt, "%p")
+       && !is_char_device(name)) {
       SizeT n = VG_(strlen)(name) + 16;
       HChar* n2 = VG_(malloc)("cp.out.name", n);
       VG_(snprintf)(n2, n, "%s.%d", name, VG_(getpid)());
@@ -244,6 +282,25 @@ static HChar* expand(const HChar* opt, const HChar* fmt, const HChar* startup_na
 
 static void check_writable(const HChar* opt, const HChar* name)
 {
+   struct vg_stat st;
+   Bool exists = !sr_isError(VG_(stat)(name, &st));
+   if (exists && VKI_S_ISDIR(st.mode)) {
+      VG_(fmsg)("%s: cannot write %s: Is a directory\n", opt, name);
+      VG_(exit)(1);
+   }
+   if (write_in_place(name)) {
+      /* opened as it will be at the end, without truncating; not a FIFO or
+         a socket (a reader would see the end of its data when it is closed
+         again) nor a link to nothing yet (made at the end) */
+      if (!exists || VKI_S_ISFIFO(st.mode) || VKI_S_ISSOCK(st.mode)) return;
+      SysRes r = VG_(open)(name, VKI_O_WRONLY | VKI_O_NONBLOCK, 0);
+      if (sr_isError(r)) {
+         VG_(fmsg)("%s: cannot write %s: %s\n", opt, name, cp_errno_string((Int)sr_Err(r)));
+         VG_(exit)(1);
+      }
+      VG_(close)((Int)sr_Res(r));
+      return;
+   }
    HChar probe[VG_(strlen)(name) + 32];
    VG_(snprintf)(probe, sizeof(probe), "%s.tmp.%d", name, VG_(getpid)());
    SysRes r = VG_(open)(probe, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_EXCL,
@@ -254,11 +311,6 @@ static void check_writable(const HChar* opt, const HChar* name)
    }
    VG_(close)((Int)sr_Res(r));
    VG_(unlink)(probe);
-   struct vg_stat st;
-   if (!sr_isError(VG_(stat)(name, &st)) && VKI_S_ISDIR(st.mode)) {
-      VG_(fmsg)("%s: cannot write %s: Is a directory\n", opt, name);
-      VG_(exit)(1);
-   }
 }
 
 /* After an execve traced with --trace-children=yes the new image has the
@@ -267,6 +319,7 @@ static void check_writable(const HChar* opt, const HChar* name)
    ... along the exec chain) so that the new image does not overwrite it. */
 static void keep_pre_exec_profile(const HChar* name)
 {
+   if (write_in_place(name)) return;      /* a device or a pipe: nothing to keep */
    SysRes r = VG_(open)(name, VKI_O_RDONLY, 0);
    if (sr_isError(r)) return;
    Int fd = (Int)sr_Res(r);
@@ -318,7 +371,8 @@ void cp_output_init(void)
    const HChar* names[3] = { startup_out_name, startup_xml_name, startup_dot_name };
    for (UInt i = 0; i < 3; i++)
       for (UInt j = i + 1; j < 3; j++)
-         if (names[i] && names[j] && VG_(strcmp)(names[i], names[j]) == 0) {
+         if (names[i] && names[j] && VG_(strcmp)(names[i], names[j]) == 0
+             && !is_char_device(names[i])) {
             VG_(fmsg)("two --commprof-*-file options name the same file: %s\n", names[i]);
             VG_(exit)(1);
          }

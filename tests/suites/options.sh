@@ -201,6 +201,65 @@ for o in ET.parse(sys.argv[1]).getroot().findall("run/options/option"): print(o.
 ' "$T/w/p.xml" 2>/dev/null)
 
 # ---------------------------------------------------------------------------
+# 3b. outputs that are not plain files are written in place: a device, a
+#     FIFO, a descriptor (/dev/stdout), a symbolic link
+
+# /dev/null for both (the same device twice is allowed); renaming a temporary
+# file onto it would replace the device (as root) or fail (/dev is not
+# writable by others)
+vg --commprof-out-file=/dev/null --commprof-xml-file=/dev/null
+why=
+((rc == 0)) || why+="exit status $rc; "
+client_ran || why+="the client did not run; "
+[[ -c /dev/null ]] || why+="/dev/null is no longer a character device; "
+[[ -n $(find /dev -maxdepth 1 -name 'null.*' 2>/dev/null) ]] && why+="left in /dev: $(find /dev -maxdepth 1 -name 'null.*'); "
+grep -q 'cannot' "$T/err" && why+="stderr: $(grep cannot "$T/err" | head -2); "
+if [[ -z $why ]]; then pass out-dev-null; else fail out-dev-null "$why"; fi
+if [[ ! -c /dev/null ]] && (($(id -u) == 0)); then       # mend it for the rest of the run
+    rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+fi
+
+# a FIFO read by another process: the whole profile comes through it, and
+# the reader is not cut off at start-up
+rm -f "$T/fifo" "$T/fifo.out"
+mkfifo "$T/fifo"
+timeout "$VG_TIMEOUT" cat "$T/fifo" >"$T/fifo.out" &
+reader=$!
+vg --commprof-out-file=p.cg --commprof-xml-file="$T/fifo"
+wait "$reader"
+why=
+((rc == 0)) || why+="exit status $rc; "
+[[ -p $T/fifo ]] || why+="the FIFO was replaced; "
+if command -v xmllint >/dev/null && [[ -f $RNG ]]; then
+    xmllint --noout --relaxng "$RNG" "$T/fifo.out" >/dev/null 2>&1 || why+="the XML read from the FIFO is not valid; "
+else
+    grep -q '</commprof>' "$T/fifo.out" || why+="the XML read from the FIFO is incomplete; "
+fi
+if [[ -z $why ]]; then pass out-fifo; else fail out-fifo "${why}stderr: $(tail -c 300 "$T/err")"; fi
+
+# /dev/stdout, stdout a file: the client's output stays, the profile follows it
+vg --commprof-out-file=/dev/stdout --commprof-xml-file=none
+why=
+((rc == 0)) || why+="exit status $rc; "
+grep -q '^CLIENT-RAN 2080$' "$T/out" || why+="the client's output is gone; "
+grep -q '^# callgrind format' "$T/out" || why+="no profile on stdout; "
+[[ -L /dev/stdout ]] || why+="/dev/stdout is no longer a link; "
+if [[ -z $why ]]; then pass out-dev-stdout; else fail out-dev-stdout "${why}stdout: $(head -c 300 "$T/out")"; fi
+if [[ ! -L /dev/stdout ]] && (($(id -u) == 0)); then
+    rm -f /dev/stdout && ln -s /proc/self/fd/1 /dev/stdout
+fi
+
+# a symbolic link to a file: the link stays, its file gets the profile
+rm -f "$T/real.xml" "$T/link.xml"
+ln -s "$T/real.xml" "$T/link.xml"
+vg --commprof-out-file=none --commprof-xml-file="$T/link.xml"
+why=
+((rc == 0)) || why+="exit status $rc; "
+[[ -L $T/link.xml ]] || why+="the link was replaced; "
+grep -q '</commprof>' "$T/real.xml" 2>/dev/null || why+="no profile in the link's file; "
+if [[ -z $why ]]; then pass out-symlink; else fail out-symlink "${why}stderr: $(tail -c 300 "$T/err")"; fi
+
+# ---------------------------------------------------------------------------
 # 4. --help lists every option
 
 rm -f "$T/w/client-ran"
