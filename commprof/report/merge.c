@@ -10,7 +10,8 @@
  * (function, thread) edges.
  * The run metadata (exe, args, pid, options) is the first input's.  The
  * output is written with libxml2's xmlTextWriter under a temporary name,
- * checked by reading it back, and renamed. */
+ * checked by reading it back, and renamed (copied, when the output is a
+ * device, a pipe or a symbolic link, which a rename would replace). */
 
 #include "cpr.h"
 
@@ -18,6 +19,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/xmlwriter.h>
@@ -594,9 +596,56 @@ static void merge_help(void)
            "metadata (exe, args, pid, options) is taken from the first input; a note\n"
            "on stderr says when the inputs were profiled with different options.\n"
            "\n"
-           "  -o, --output=FILE   the merged profile (required; written atomically)\n"
+           "  -o, --output=FILE   the merged profile (required; written atomically, or in\n"
+           "                      place if FILE is a device, pipe or symbolic link)\n"
            "  -h, --help          this help\n",
            CPR_PROG);
+}
+
+/* Is path to be written in place, not by renaming a file onto it: a
+   device, a FIFO, a socket or a symbolic link, which a rename would
+   replace by a plain file (/dev/null, /dev/stdout, a link the user made)? */
+static int write_in_place(const char* path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) return 1;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Copy file from to path to (written in place): appended to when to stands
+   for an open descriptor (/dev/stdout, /dev/fd/N: what it holds stays),
+   else truncated first.  0 on success, else -1 with errno set. */
+static int copy_to(const char* from, const char* to)
+{
+    int app = !strncmp(to, "/dev/std", 8) || !strncmp(to, "/dev/fd/", 8) || !strncmp(to, "/proc/self/fd/", 14);
+    FILE* in = fopen(from, "rb");
+    if (!in) return -1;
+    FILE* out = fopen(to, app ? "ab" : "wb");
+    if (!out) {
+        int e = errno;
+        fclose(in);
+        errno = e;
+        return -1;
+    }
+    char buf[65536];
+    size_t n;
+    int bad = 0, e = 0;
+    while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) {
+            bad = 1;
+            e = errno;
+        }
+    if (ferror(in) && !bad) {
+        bad = 1;
+        e = EIO;
+    }
+    fclose(in);
+    if (fclose(out) && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    errno = e ? e : EIO;
+    return bad ? -1 : 0;
 }
 
 int cpr_cmd_merge(int argc, char** argv)
@@ -642,7 +691,15 @@ int cpr_cmd_merge(int argc, char** argv)
                 CPR_PROG, m.dropped.s);
     if (!rc) {
         cpr_buf tmp = {0};
-        cpr_buf_printf(&tmp, "%s.tmp.%ld", output, (long)getpid());
+        int in_place = write_in_place(output);
+        if (in_place) {
+            /* the checked result is copied to it; the temporary file goes
+               where temporary files go, not beside a device in /dev */
+            const char* dir = getenv("TMPDIR");
+            cpr_buf_printf(&tmp, "%s/commprof-merge.%ld.xml", dir && *dir ? dir : "/tmp", (long)getpid());
+        } else {
+            cpr_buf_printf(&tmp, "%s.tmp.%ld", output, (long)getpid());
+        }
         if (write_merged(&m, tmp.s)) {
             cpr_seterr(&err, output, 0, "cannot write: %s", strerror(errno ? errno : EIO));
             rc = CPR_EINPUT;
@@ -655,13 +712,13 @@ int cpr_cmd_merge(int argc, char** argv)
                 rc = CPR_EINPUT;
             } else {
                 cpr_profile_free(q);
-                if (rename(tmp.s, output)) {
+                if (in_place ? copy_to(tmp.s, output) : rename(tmp.s, output)) {
                     cpr_seterr(&err, output, 0, "cannot write: %s", strerror(errno));
                     rc = CPR_EINPUT;
                 }
             }
         }
-        if (rc) remove(tmp.s);
+        if (rc || in_place) remove(tmp.s);
         cpr_buf_free(&tmp);
     }
     if (rc) cpr_print_error(&err);

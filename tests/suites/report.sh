@@ -473,6 +473,28 @@ golden validate.txt "$CPR" validate in/pipeline.xml in/pipeline2.xml in/twoclust
 r "$CPR" merge -o "$T/merged.xml" in/pipeline.xml in/pipeline2.xml
 if ((rc == 0)); then golden_file merge.xml "$T/merged.xml"; else fail golden-merge.xml "exit $rc: $(cat "$T/err")"; fi
 golden summary-merged.txt "$CPR" summary --top=4 "$T/merged.xml"
+# merge -o onto a device, /dev/stdout or a symbolic link writes in place:
+# renaming onto them would replace them by a plain file
+r "$CPR" merge -o /dev/stdout in/pipeline.xml in/pipeline2.xml
+why=
+((rc == 0)) || why+="exit $rc: $(head -c 200 "$T/err"); "
+[[ -L /dev/stdout ]] || why+="/dev/stdout is no longer a link; "
+cmp -s "$T/out" "$T/merged.xml" || why+="stdout differs from merge -o FILE; "
+if [[ -z $why ]]; then pass merge-to-dev-stdout; else fail merge-to-dev-stdout "$why"; fi
+if [[ ! -L /dev/stdout ]] && (($(id -u) == 0)); then rm -f /dev/stdout && ln -s /proc/self/fd/1 /dev/stdout; fi
+r "$CPR" merge -o /dev/null in/pipeline.xml in/pipeline2.xml
+if ((rc == 0)) && [[ -c /dev/null ]]; then pass merge-to-dev-null; else fail merge-to-dev-null "exit $rc, /dev/null: $(ls -l /dev/null)"; fi
+if [[ ! -c /dev/null ]] && (($(id -u) == 0)); then rm -f /dev/null && mknod -m 666 /dev/null c 1 3; fi
+rm -f "$T/real-merged.xml" "$T/link-merged.xml"
+ln -s "$T/real-merged.xml" "$T/link-merged.xml"
+r "$CPR" merge -o "$T/link-merged.xml" in/pipeline.xml in/pipeline2.xml
+if ((rc == 0)) && [[ -L $T/link-merged.xml ]] && cmp -s "$T/real-merged.xml" "$T/merged.xml"; then
+    pass merge-to-symlink
+else
+    fail merge-to-symlink "exit $rc: $(ls -l "$T/link-merged.xml" "$T/real-merged.xml" 2>&1)"
+fi
+[[ -n $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "commprof-merge.*" 2>/dev/null) ]] &&
+    fail merge-in-place-no-tmp "left: $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "commprof-merge.*")"
 
 # the other sections (in/sections.xml: objects, threads, phases, slices, calls,
 # first-read bytes, a region and a caller context)
