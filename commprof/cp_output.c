@@ -32,6 +32,7 @@ const HChar* cp_errno_string(Int err)
    case VKI_ELOOP:        return "Too many levels of symbolic links";
    case VKI_EMFILE:       return "Too many open files";
    case VKI_EFBIG:        return "File too large";
+   case VKI_EBADF:        return "Bad file descriptor";
    default:               return "error";
    }
 }
@@ -58,14 +59,26 @@ static Bool write_in_place(const HChar* name)
    return !sr_isError(VG_(stat)(name, &st)) && !VKI_S_ISREG(st.mode) && !VKI_S_ISDIR(st.mode);
 }
 
-/* Does name stand for an open file descriptor (/dev/stdout, /dev/fd/N,
-   /proc/self/fd/N)?  Such a name is written at the end of what the
-   descriptor's file holds already (the program's own output, when that is
-   a file): reopened with truncation, it would lose it. */
-static Bool names_descriptor(const HChar* name)
+/* The open file descriptor that name stands for: 1 for /dev/stdout, 2 for
+   /dev/stderr, N for /dev/fd/N and /proc/self/fd/N; -1 for other names.
+   Such a name is written through (a duplicate of) the descriptor itself,
+   after what the program wrote to it and sharing its file position: opened
+   again, the file would be truncated, or written at a position of its own
+   that the program's later output would overwrite. */
+static Int named_descriptor(const HChar* name)
 {
-   return VG_(strncmp)(name, "/dev/std", 8) == 0 || VG_(strncmp)(name, "/dev/fd/", 8) == 0
-          || VG_(strncmp)(name, "/proc/self/fd/", 14) == 0;
+   if (VG_(strcmp)(name, "/dev/stdin") == 0)  return 0;
+   if (VG_(strcmp)(name, "/dev/stdout") == 0) return 1;
+   if (VG_(strcmp)(name, "/dev/stderr") == 0) return 2;
+   const HChar* p = VG_(strncmp)(name, "/dev/fd/", 8) == 0 ? name + 8
+                    : VG_(strncmp)(name, "/proc/self/fd/", 14) == 0 ? name + 14 : NULL;
+   if (p == NULL || *p == 0) return -1;
+   Int n = 0;
+   for (; *p; p++) {
+      if (*p < '0' || *p > '9' || n > 1000000) return -1;
+      n = n * 10 + (*p - '0');
+   }
+   return n;
 }
 
 /* Is name a character device (/dev/null)? */
@@ -89,9 +102,10 @@ CpOut* cp_out_open(const HChar* final_name)
    o->failed = False;
    o->err = 0;
    const HChar* path = o->tmp_name ? o->tmp_name : final_name;
-   Int how = names_descriptor(path) ? VKI_O_APPEND : VKI_O_TRUNC;
-   SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | how,
-                        VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+   Int fdn = o->tmp_name ? -1 : named_descriptor(final_name);
+   SysRes r = fdn >= 0 ? VG_(dup)(fdn)
+                       : VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                                   VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
    if (sr_isError(r)) {
       report_failure(o->tmp_name ? "create" : "open", path, (Int)sr_Err(r));
       if (o->tmp_name) VG_(free)(o->tmp_name);
@@ -265,12 +279,13 @@ static HChar* expand_seq(const HChar* opt, const HChar* fmt, UInt seq)
 
 /* The file name for an output option at this write.  In a forked child the
    pid is appended unless the name has %p, so that parent and child never
-   write the same file. */
+   write the same file; not to a character device (/dev/null) or a name of
+   a descriptor (/dev/stdout), which both write. */
 static HChar* expand(const HChar* opt, const HChar* fmt, const HChar* startup_name)
 {
    HChar* name = expand_seq(opt, fmt, write_seq);
    if (startup_name && VG_(getpid)() != startup_pid && !VG_(strstr)(fmt, "%p")
-       && !is_char_device(name)) {
+       && !is_char_device(name) && named_descriptor(name) < 0) {
       SizeT n = VG_(strlen)(name) + 16;
       HChar* n2 = VG_(malloc)("cp.out.name", n);
       VG_(snprintf)(n2, n, "%s.%d", name, VG_(getpid)());
@@ -319,7 +334,7 @@ static void check_writable(const HChar* opt, const HChar* name)
    ... along the exec chain) so that the new image does not overwrite it. */
 static void keep_pre_exec_profile(const HChar* name)
 {
-   if (write_in_place(name)) return;      /* a device or a pipe: nothing to keep */
+   if (write_in_place(name)) return;      /* a device, a pipe, a link: nothing is moved */
    SysRes r = VG_(open)(name, VKI_O_RDONLY, 0);
    if (sr_isError(r)) return;
    Int fd = (Int)sr_Res(r);

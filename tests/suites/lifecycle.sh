@@ -339,6 +339,25 @@ for variant in pid fixed; do
     notmp "fork-$variant-no-tmp" "fork-$variant"
 done
 
+# a forked child writes /dev/null and /dev/stdout as they are: no /dev/null.PID
+# beside the device, and both profiles on stdout
+d=$T/fork-dev
+mkdir -p "$d"
+(cd "$d" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
+    --commprof-xml-file=/dev/null --commprof-out-file=/dev/stdout ../lc fork exit >out 2>err)
+rc=$?
+why=
+((rc == 0)) || why+="exit status $rc; "
+grep -q '^child-sum 8256$' "$d/out" || why+="the child did not run; "
+n=$(grep -c '^# callgrind format' "$d/out")
+((n == 2)) || why+="$n callgrind profiles on stdout, expected 2 (parent and child); "
+[[ -c /dev/null ]] || why+="/dev/null is no longer a character device; "
+[[ -L /dev/stdout ]] || why+="/dev/stdout is no longer a link; "
+left=$(find /dev -maxdepth 1 \( -name 'null.*' -o -name 'stdout.*' \) 2>/dev/null)
+[[ -n $left ]] && why+="left in /dev: $left; "
+grep -q 'cannot' "$d/err" && why+="$(grep cannot "$d/err" | head -2); "
+if [[ -z $why ]]; then pass fork-dev-files; else fail fork-dev-files "$why"; fi
+
 # ---------------------------------------------------------------------------
 # COMMPROF_DUMP_PROFILE(): a file mid-run, the final one at exit
 
