@@ -387,7 +387,7 @@ void cp_output_init(void)
    for (UInt i = 0; i < 3; i++)
       for (UInt j = i + 1; j < 3; j++)
          if (names[i] && names[j] && VG_(strcmp)(names[i], names[j]) == 0
-             && !is_char_device(names[i])) {
+             && !is_char_device(names[i]) && named_descriptor(names[i]) < 0) {
             VG_(fmsg)("two --commprof-*-file options name the same file: %s\n", names[i]);
             VG_(exit)(1);
          }
