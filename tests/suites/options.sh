@@ -237,12 +237,14 @@ else
 fi
 if [[ -z $why ]]; then pass out-fifo; else fail out-fifo "${why}stderr: $(tail -c 300 "$T/err")"; fi
 
-# /dev/stdout, stdout a file: the client's output stays, the profile follows it
-vg --commprof-out-file=/dev/stdout --commprof-xml-file=none
+# /dev/stdout for both, stdout a file: the client's output stays, both
+# profiles follow it
+vg --commprof-out-file=/dev/stdout --commprof-xml-file=/dev/stdout
 why=
 ((rc == 0)) || why+="exit status $rc; "
 grep -q '^CLIENT-RAN 2080$' "$T/out" || why+="the client's output is gone; "
-grep -q '^# callgrind format' "$T/out" || why+="no profile on stdout; "
+grep -q '^# callgrind format' "$T/out" || why+="no callgrind profile on stdout; "
+grep -q '^</commprof>' "$T/out" || why+="no XML profile on stdout; "
 [[ -L /dev/stdout ]] || why+="/dev/stdout is no longer a link; "
 if [[ -z $why ]]; then pass out-dev-stdout; else fail out-dev-stdout "${why}stdout: $(head -c 300 "$T/out")"; fi
 if [[ ! -L /dev/stdout ]] && (($(id -u) == 0)); then
