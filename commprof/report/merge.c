@@ -691,16 +691,27 @@ int cpr_cmd_merge(int argc, char** argv)
                 CPR_PROG, m.dropped.s);
     if (!rc) {
         cpr_buf tmp = {0};
-        int in_place = write_in_place(output);
+        int in_place = write_in_place(output), made = 1;
         if (in_place) {
             /* the checked result is copied to it; the temporary file goes
-               where temporary files go, not beside a device in /dev */
+               where temporary files go, not beside a device in /dev, made
+               by mkstemp (a name known in advance could be a planted link) */
             const char* dir = getenv("TMPDIR");
-            cpr_buf_printf(&tmp, "%s/commprof-merge.%ld.xml", dir && *dir ? dir : "/tmp", (long)getpid());
+            cpr_buf_printf(&tmp, "%s/commprof-merge.XXXXXX", dir && *dir ? dir : "/tmp");
+            int fd = mkstemp(tmp.s);
+            if (fd < 0) {
+                cpr_seterr(&err, tmp.s, 0, "cannot create: %s", strerror(errno));
+                rc = CPR_EINPUT;
+                made = 0;
+            } else {
+                close(fd);
+            }
         } else {
             cpr_buf_printf(&tmp, "%s.tmp.%ld", output, (long)getpid());
         }
-        if (write_merged(&m, tmp.s)) {
+        if (rc) {
+            /* no temporary file */
+        } else if (write_merged(&m, tmp.s)) {
             cpr_seterr(&err, output, 0, "cannot write: %s", strerror(errno ? errno : EIO));
             rc = CPR_EINPUT;
         } else {
@@ -718,7 +729,7 @@ int cpr_cmd_merge(int argc, char** argv)
                 }
             }
         }
-        if (rc || in_place) remove(tmp.s);
+        if (made && (rc || in_place)) remove(tmp.s);
         cpr_buf_free(&tmp);
     }
     if (rc) cpr_print_error(&err);
