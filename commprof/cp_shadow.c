@@ -175,12 +175,13 @@ static SizeT pool_chunk_bytes(const CpShadowMap* m, UInt k)
    return k == POOL_WIDE ? m->chunk_bytes : k == POOL_FINE ? m->nchunk_bytes : m->cchunk_bytes;
 }
 
-/* A chunk of kind k (bytes long): a kept one, or new memory.  Before taking
-   new memory, kept chunks of the other kinds are given back until the live
-   and kept chunks and the new one fit in the peak of the live ones, so that
-   keeping chunks never raises the memory the map holds above that peak. */
-static void* pool_take(CpShadowMap* m, UInt k, SizeT bytes)
+/* A chunk of kind k: a kept one, or new memory.  Before taking new memory,
+   kept chunks of the other kinds are given back until the live and kept
+   chunks and the new one fit in the peak of the live ones, so that keeping
+   chunks never raises the memory the map holds above that peak. */
+static void* pool_take(CpShadowMap* m, UInt k)
 {
+   SizeT bytes = pool_chunk_bytes(m, k);
    void* p = m->pool[k];
    if (!p) {
       for (UInt j = 0; j < 3; j++)
@@ -199,8 +200,9 @@ static void* pool_take(CpShadowMap* m, UInt k, SizeT bytes)
    return p;
 }
 
-static void pool_put(CpShadowMap* m, UInt k, void* p, SizeT bytes)
+static void pool_put(CpShadowMap* m, UInt k, void* p)
 {
+   SizeT bytes = pool_chunk_bytes(m, k);
    if (m->pool_n[k] < CP_SHADOW_POOL_MAX || m->pool_n[k] < m->stats.chunks_peak / 2) {
       *(void**)p = m->pool[k];
       m->pool[k] = p;
@@ -211,26 +213,14 @@ static void pool_put(CpShadowMap* m, UInt k, void* p, SizeT bytes)
    }
 }
 
-static CpChunk* alloc_wide(CpShadowMap* m)
+/* A new materialised chunk of kind k, counted live (its fields are the
+   caller's to set). */
+static void* alloc_chunk(CpShadowMap* m, UInt k)
 {
-   CpChunk* ch = pool_take(m, POOL_WIDE, m->chunk_bytes);
-   m->stats.wide_live++;
-   count_alloc(m, m->chunk_bytes);
-   return ch;
-}
-
-static CpNChunk* alloc_fine(CpShadowMap* m)
-{
-   CpNChunk* ch = pool_take(m, POOL_FINE, m->nchunk_bytes);
-   count_alloc(m, m->nchunk_bytes);
-   return ch;
-}
-
-static CpNChunk* alloc_coarse(CpShadowMap* m)
-{
-   CpNChunk* ch = pool_take(m, POOL_COARSE, m->cchunk_bytes);
-   m->stats.coarse_live++;
-   count_alloc(m, m->cchunk_bytes);
+   void* ch = pool_take(m, k);
+   if (k == POOL_WIDE) m->stats.wide_live++;
+   if (k == POOL_COARSE) m->stats.coarse_live++;
+   count_alloc(m, pool_chunk_bytes(m, k));
    return ch;
 }
 
@@ -243,21 +233,12 @@ static inline UInt compact_entries(CpShadowMap* m, CpSlot s)
 /* Release the materialised chunk of slot value s. */
 static void release_chunk(CpShadowMap* m, CpSlot s)
 {
-   SizeT bytes;
-   if (CP_SLOT_IS_WIDE(s)) {
-      bytes = m->chunk_bytes;
-      pool_put(m, POOL_WIDE, CP_SLOT_CHUNK(s), bytes);
-      m->stats.wide_live--;
-   } else if (CP_SLOT_IS_COARSE(s)) {
-      bytes = m->cchunk_bytes;
-      pool_put(m, POOL_COARSE, CP_SLOT_NCHUNK(s), bytes);
-      m->stats.coarse_live--;
-   } else {
-      bytes = m->nchunk_bytes;
-      pool_put(m, POOL_FINE, CP_SLOT_NCHUNK(s), bytes);
-   }
+   UInt k = CP_SLOT_IS_WIDE(s) ? POOL_WIDE : CP_SLOT_IS_COARSE(s) ? POOL_COARSE : POOL_FINE;
+   pool_put(m, k, CP_SLOT_CHUNK(s));
+   if (k == POOL_WIDE) m->stats.wide_live--;
+   if (k == POOL_COARSE) m->stats.coarse_live--;
    m->stats.chunks_live--;
-   m->stats.bytes_live -= bytes;
+   m->stats.bytes_live -= pool_chunk_bytes(m, k);
 }
 
 /* The free-tracking fields sit at the same offsets in both kinds of chunk. */
@@ -386,7 +367,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
    if (m->compact) {
       Bool coarse = m->coarse
                     && !(cn < CP_PRIMARY_SIZE && ((m->was_fine[cn >> 3] >> (cn & 7)) & 1));
-      CpNChunk* ch = coarse ? alloc_coarse(m) : alloc_fine(m);
+      CpNChunk* ch = alloc_chunk(m, coarse ? POOL_COARSE : POOL_FINE);
       UInt n = coarse ? m->entries >> CP_COARSE_LOG2 : m->entries;
       CP_MEMSET(ch->b, 0, n + CP_NCHUNK_TAIL);
       CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
@@ -399,7 +380,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       free_track_init(m, (CpChunk*)ch, w);
       *slot = CP_SLOT_PTR(ch, coarse ? 4 : 0);
    } else {
-      CpChunk* ch = alloc_wide(m);
+      CpChunk* ch = alloc_chunk(m, POOL_WIDE);
       for (UInt i = 0; i < m->entries; i++) ch->e[i] = w;
       ch->writes = 0;
       ch->check_at = m->entries / 2;
@@ -414,7 +395,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
 static void widen(CpShadowMap* m, CpSlot* slot)
 {
    CpNChunk* nc = CP_SLOT_NCHUNK(*slot);
-   CpChunk* ch = alloc_wide(m);
+   CpChunk* ch = alloc_chunk(m, POOL_WIDE);
    UInt sh = CP_SLOT_IS_COARSE(*slot) ? CP_COARSE_LOG2 : 0;
    for (UInt i = 0; i < m->entries; i++) ch->e[i] = nc->pal[nc->b[i >> sh]];
    ch->writes = nc->writes << sh;
@@ -429,7 +410,7 @@ static void widen(CpShadowMap* m, CpSlot* slot)
 static void refine(CpShadowMap* m, CpSlot* slot)
 {
    CpNChunk* cc = CP_SLOT_NCHUNK(*slot);
-   CpNChunk* ch = alloc_fine(m);
+   CpNChunk* ch = alloc_chunk(m, POOL_FINE);
    CP_MEMCPY(ch, cc, sizeof(CpNChunk));             /* header, palette and hints */
    for (UInt j = 0; j < (m->entries >> CP_COARSE_LOG2); j++) {
       UInt v = cc->b[j] * 0x01010101u;            /* a word's index to its 4 bytes */
