@@ -119,8 +119,7 @@ static inline __attribute__((always_inline)) void credit_one(UInt p, UInt c, Add
 /* The producer of every byte of [a, a+sz), which lie within the chunk of
    slot s, into *p; False if they have several.  With quick (the fast path)
    also False when telling would take more than one word compare: more than
-   8 entries of a coarse chunk, a fine chunk at a granularity above 1 or for
-   more than 8 bytes, a wide chunk. */
+   8 entries of a compact chunk (coarse or fine), a wide chunk. */
 static inline __attribute__((always_inline)) Bool one_producer(Addr a, SizeT sz, CpSlot s,
                                                                Bool quick, UInt* p)
 {
@@ -146,12 +145,16 @@ static inline __attribute__((always_inline)) Bool one_producer(Addr a, SizeT sz,
    UInt i  = (UInt)(off >> g);
    UInt nb = (UInt)(((off + sz - 1) >> g) - (off >> g)) + 1;
    if (LIKELY(!CP_SLOT_IS_WIDE(s))) {
-      if (quick && (g != 0 || sz > 8)) return False;
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
       const UChar* b = ch->b + i;
       /* at granularity 1 nb is sz, a constant in the sized helpers */
-      if (UNLIKELY(!(g == 0 ? cp_shadow_same_bytes(b, (UInt)sz) : cp_shadow_same_bytes(b, nb))))
-         return False;
+      if (LIKELY(g == 0)) {
+         if (quick && sz > 8) return False;
+         if (UNLIKELY(!cp_shadow_same_bytes(b, (UInt)sz))) return False;
+      } else {
+         if (quick && nb > 8) return False;
+         if (UNLIKELY(!cp_shadow_same_bytes(b, nb))) return False;
+      }
       *p = ch->pal[b[0]];
       return True;
    }

@@ -350,8 +350,9 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
    entries of its own chunk and nothing else.  The chunk is uniform and
    already w's; or it is compact, w the writer of its last store (whose
    palette index the chunk keeps), the store covers whole words of a coarse
-   chunk or any bytes of a fine one at granularity 1, and it reaches neither
-   end of the chunk (where the uniformity check is due).  Then the store is
+   chunk or any bytes of a fine one (at any granularity: the blocks it
+   touches), and it reaches neither end of the chunk (where the uniformity
+   check is due).  Then the store is
    done and the result is True; otherwise nothing changed and
    cp_shadow_store must do it. */
 static inline __attribute__((always_inline)) Bool cp_shadow_store_quick(CpShadowMap* m, Addr a,
@@ -365,8 +366,7 @@ static inline __attribute__((always_inline)) Bool cp_shadow_store_quick(CpShadow
    if (CP_UNLIKELY(CP_SLOT_IS_WIDE(s))) return False;
    CpNChunk* ch = CP_SLOT_NCHUNK(s);
    if (CP_UNLIKELY(ch->last_w != w)) return False;
-   /* coarse chunks, and the fine ones taken here, are of granularity 1:
-      CP_CHUNK_SIZE entries */
+   /* coarse chunks are of granularity 1 */
    if (CP_LIKELY(CP_SLOT_IS_COARSE(s))) {
       UInt c0 = (UInt)(off >> CP_COARSE_LOG2), nw = (UInt)(len >> CP_COARSE_LOG2);
       if (CP_UNLIKELY(((off | len) & 3) != 0) || CP_UNLIKELY(c0 == 0)
@@ -375,10 +375,19 @@ static inline __attribute__((always_inline)) Bool cp_shadow_store_quick(CpShadow
       ch->writes += nw;
       return True;
    }
-   if (CP_UNLIKELY(m->gran_log2 != 0) || CP_UNLIKELY(off == 0)
-       || CP_UNLIKELY(off + len == CP_CHUNK_SIZE)) return False;
-   cp_shadow_fill_bytes(ch->b + off, (UInt)len, ch->last_i);
-   ch->writes += (UInt)len;
+   UInt g = m->gran_log2;
+   if (CP_LIKELY(g == 0)) {
+      if (CP_UNLIKELY(off == 0) || CP_UNLIKELY(off + len == CP_CHUNK_SIZE)) return False;
+      cp_shadow_fill_bytes(ch->b + off, (UInt)len, ch->last_i);
+      ch->writes += (UInt)len;
+      return True;
+   }
+   /* a fine chunk at a coarser granularity: the blocks the store touches */
+   UInt i0 = (UInt)(off >> g);
+   UInt nb = (UInt)(((off + len - 1) >> g) - i0) + 1;
+   if (CP_UNLIKELY(i0 == 0) || CP_UNLIKELY(i0 + nb == m->entries)) return False;
+   cp_shadow_fill_bytes(ch->b + i0, nb, ch->last_i);
+   ch->writes += nb;
    return True;
 }
 
