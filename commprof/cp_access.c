@@ -50,16 +50,13 @@ static void load_extras(UInt p, UInt c, Addr a, SizeT n, CpEdge* e)
 /* Loads whose bytes have several producers. */
 static void load_mixed(Addr a, SizeT sz, UInt c)
 {
-   UInt g   = cp_shadow.gran_log2;
    Addr end = a + sz;
    UInt seen[128];            /* producers already counted as an access */
    UInt nseen = 0;
    Addr x = a;
    while (x < end) {
-      UInt p = cp_shadow_get(&cp_shadow, x);
-      Addr y = ((x >> g) + 1) << g;            /* next block */
-      while (y < end && y != 0 && cp_shadow_get(&cp_shadow, y) == p) y += (Addr)1 << g;
-      if (y > end || y == 0) y = end;
+      CpWriter p;
+      Addr y = cp_shadow_run(&cp_shadow, x, end, &p);
       CpEdge* e = cp_edge_get(&cp_edges, p, c);
       e->bytes += y - x;
       cp_addrset_add_range(&e->addrs, x, y - x);

@@ -596,13 +596,17 @@ static void mark_produced(Instance* in, CpObject* o, Addr a, SizeT len)
 {
    if (!in->prod_bits) in->prod_bits = VG_(calloc)("cp.obj.prod", (in->size + 7) / 8 + 1, 1);
    SizeT off = a - in->base;
-   for (SizeT i = 0; i < len && off + i < in->size; i++) {
-      SizeT b = off + i;
-      UChar m = (UChar)(1u << (b & 7));
-      if (!(in->prod_bits[b >> 3] & m)) {
-         in->prod_bits[b >> 3] |= m;
-         o->prod_bytes++;
+   if (off >= in->size) return;
+   SizeT end = len < in->size - off ? off + len : in->size;
+   while (off < end) {                        /* a byte of bits a step */
+      UInt lo = (UInt)(off & 7);
+      UInt n = end - off < 8 - lo ? (UInt)(end - off) : 8 - lo;
+      UChar fresh = (UChar)(((1u << n) - 1) << lo) & (UChar)~in->prod_bits[off >> 3];
+      if (fresh) {
+         in->prod_bits[off >> 3] |= fresh;
+         o->prod_bytes += CP_POPCOUNT64(fresh);
       }
+      off += n;
    }
 }
 
@@ -633,9 +637,8 @@ static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
    /* the flows, by runs of bytes with one producer */
    Addr end = a + sz, x = a;
    while (x < end) {
-      CpWriter p = cp_shadow_get(&cp_shadow, x);
-      Addr y = x + 1;
-      while (y < end && cp_shadow_get(&cp_shadow, y) == p) y++;
+      CpWriter p;
+      Addr y = cp_shadow_run(&cp_shadow, x, end, &p);
       cp_edge_credit(&cp_flows, p, oc, x, y - x);
       if (inst1 && p != 0 && cp_ctxs[p].node != CP_NODE_ALLOCATOR)
          mark_produced(&insts[inst1 - 1], o, x, y - x);

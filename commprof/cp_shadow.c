@@ -318,6 +318,47 @@ static ULong range_written_bytes(CpShadowMap* m, CpSlot s, UInt i, UInt n, UInt 
    return c << m->gran_log2;
 }
 
+Addr cp_shadow_run_slow(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
+{
+   UInt g = m->gran_log2;
+   CpWriter v = cp_shadow_get(m, a);
+   Addr x = a;
+   while (x < end) {
+      Addr ce = (x | (CP_CHUNK_SIZE - 1)) + 1;             /* 0 at the top */
+      Addr lim = (ce == 0 || ce > end) ? end : ce;
+      CpSlot s = cp_shadow_slot(m, x);
+      if (CP_SLOT_IS_UNIFORM(s)) {
+         if (CP_SLOT_WRITER(s) != v) break;
+         x = lim;
+      } else {
+         /* entry by entry (an entry: a block, or a word of a coarse chunk),
+            from x's up to the one holding lim - 1 */
+         UInt sh = g + (CP_SLOT_IS_COARSE(s) ? CP_COARSE_LOG2 : 0);
+         Addr base = x & ~(CP_CHUNK_SIZE - 1);
+         UInt j = (UInt)((x - base) >> sh), jlim = (UInt)((lim - 1 - base) >> sh) + 1;
+         if (CP_SLOT_IS_WIDE(s)) {
+            const UInt* e = CP_SLOT_CHUNK(s)->e;
+            while (j < jlim && e[j] == v) j++;
+         } else {
+            /* writers are unique in a palette: the entries with v's index */
+            const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+            UChar xv = ch->b[j];
+            if (ch->pal[xv] == v)
+               while (j < jlim && ch->b[j] == xv) j++;
+         }
+         if (j < jlim) {                                   /* entry j has another writer */
+            Addr y = base + ((Addr)j << sh);
+            x = y > x ? y : x;
+            break;
+         }
+         x = lim;
+      }
+      if (ce == 0) break;                                   /* the top of the address space */
+   }
+   *w = v;
+   return x < end ? x : end;
+}
+
 /* Bytes of the chunk of slot value s whose writer is not 0. */
 static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
 {

@@ -221,6 +221,22 @@ static inline CpWriter cp_shadow_get(CpShadowMap* m, Addr a)
    return CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s) : cp_shadow_chunk_get(s, cp_shadow_index(m, a));
 }
 
+/* The run of bytes from a on that have the writer of a: its writer into
+   *w and its end, at most end (a < end; the top of the address space counts
+   as its end).  cp_shadow_run_slow is the general case, over blocks and
+   chunks. */
+Addr cp_shadow_run_slow(CpShadowMap* m, Addr a, Addr end, CpWriter* w);
+static inline Addr cp_shadow_run(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
+{
+   Addr ce = (a | (CP_CHUNK_SIZE - 1)) + 1;               /* 0 at the top */
+   CpSlot s = cp_shadow_slot(m, a);
+   if (CP_SLOT_IS_UNIFORM(s) && ce != 0 && end <= ce) {   /* one uniform chunk */
+      *w = CP_SLOT_WRITER(s);
+      return end;
+   }
+   return cp_shadow_run_slow(m, a, end, w);
+}
+
 /* Do the nb bytes at b all equal b[0]?  Reads whole words (the chunk has
    CP_NCHUNK_TAIL bytes after its entries), but for up to 4 bytes no wider
    than 4: the bytes were often just written by a store of as many (a load

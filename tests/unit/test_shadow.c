@@ -509,6 +509,21 @@ static void check_load(Addr a, SizeT sz)
    }
 }
 
+/* cp_shadow_run from a up to end (a < end) against the model: the writer
+   of a, and the first block after a's with another writer, or end. */
+static void check_run(Addr a, Addr end)
+{
+   UInt want_w = m_get(a);
+   Addr y = ((a >> G) + 1) << G;
+   while (y != 0 && y < end && m_get(y) == want_w) y += (Addr)1 << G;
+   Addr want = (y == 0 || y > end) ? end : y;
+   CpWriter got_w = 0xdeadbeef;
+   Addr got = cp_shadow_run(&M, a, end, &got_w);
+   if (got != want || got_w != want_w)
+      FAILF("after %s: cp_shadow_run(0x%lx, 0x%lx) = 0x%lx, writer %u; expected 0x%lx, writer %u",
+            opdesc, a, end, got, got_w, want, want_w);
+}
+
 static UInt rnd_writer(void)
 {
    unsigned r = (unsigned)rnd(100);
@@ -647,6 +662,7 @@ static void case_basic(uintptr_t g)
    op_store(TOPA - 7, 8, 6);
    for (Addr a = 0xff00; a < 0x10100; a += 4) check_load(a, 4);
    check_load(TOPA - 63, 64);
+   check_run(TOPA - 63, TOPA);
    verify_all();
 
    op_reset();
@@ -693,6 +709,9 @@ static void case_random(uintptr_t g)
          snprintf(opdesc, sizeof opdesc, "op #%lu reads at 0x%lx", opno, a);
          SizeT sz = rnd_in(1, 64);
          if ((a & (CH - 1)) + sz <= CH && a + sz - 1 >= a) check_load(a, sz);
+         /* runs of one writer: within a load's bytes, and over chunks */
+         Addr rl = chance(50) ? sz : (chance(50) ? rnd_in(1, 2 * CH) : rnd_in(1, 8 * CH));
+         if (a != TOPA) check_run(a, a + rl > a ? a + rl : TOPA);
          Addr left = BPC - ((a & (CH - 1)) >> G);
          Addr n = chance(10) ? left : (left < 300 ? left : rnd_in(1, 300));
          verify_span(a, a + ((n - 1) << G));
@@ -1061,6 +1080,7 @@ static void case_top(uintptr_t g)
    op_set(0xfffffffffffff000UL, 0x1000, 9);
    op_store(TOPA - 63, 64, 10);
    check_load(TOPA - 63, 64);
+   check_run(TOPA - 63, TOPA);
    check_load(TOPA, 1);
    op_set(0x00007fffffffff00UL, 0x200, 11);         /* across 0x8000_0000_0000 */
    op_store(0x00007ffffffffff8UL, 8, 12);
