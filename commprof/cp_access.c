@@ -227,10 +227,6 @@ VG_REGPARM(2) void cp_h_store_d  (Addr a, UWord sz)            { access(a, sz, N
 VG_REGPARM(3) void cp_h_modify_n (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_MODIFY, False); }
 VG_REGPARM(2) void cp_h_modify_d (Addr a, UWord sz)            { access(a, sz, NULL, K_MODIFY, False); }
 
-VG_REGPARM(3) void cp_h_load_no  (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_LOAD,   True); }
-VG_REGPARM(2) void cp_h_load_do  (Addr a, UWord sz)            { access(a, sz, NULL, K_LOAD,   True); }
-VG_REGPARM(3) void cp_h_store_no (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_STORE,  True); }
-VG_REGPARM(2) void cp_h_store_do (Addr a, UWord sz)            { access(a, sz, NULL, K_STORE,  True); }
 VG_REGPARM(3) void cp_h_modify_no(Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_MODIFY, True); }
 VG_REGPARM(2) void cp_h_modify_do(Addr a, UWord sz)            { access(a, sz, NULL, K_MODIFY, True); }
 
@@ -400,6 +396,46 @@ static __attribute__((noinline)) void store_slow_n(Addr a, UWord sz, CpNode* sn)
 static __attribute__((noinline)) void store_slow_d(Addr a, UWord sz)
 {
    access(a, sz, NULL, K_STORE, False);
+}
+
+/* With --objects: the objects' part of a load or store, as access() does
+   it with objects, before the rest, which then takes the fast paths. */
+static inline __attribute__((always_inline)) void objects_part(Addr a, UWord sz, CpNode* sn, UInt k)
+{
+   CpNode* n;
+   UInt c;
+   if (sn) {
+      n = cp_effective(sn);
+      c = cp_cur_ctx_of(n->id);
+   } else {
+      n = cp_cur_node;
+      c = cp_cur_ctx;
+   }
+   if (UNLIKELY(on_current_stack(a)) && cp_ignore_stack) return;
+   if (cp_collect_mask == 0) return;
+   if (k == K_LOAD) cp_objects_load(a, sz, c, n);
+   else cp_objects_store(a, sz, n);
+}
+
+VG_REGPARM(3) void cp_h_load_no(Addr a, UWord sz, CpNode* n)
+{
+   objects_part(a, sz, n, K_LOAD);
+   if (!load_fast(a, sz, n)) load_slow_n(a, sz, n);
+}
+VG_REGPARM(2) void cp_h_load_do(Addr a, UWord sz)
+{
+   objects_part(a, sz, NULL, K_LOAD);
+   if (!load_fast(a, sz, NULL)) load_slow_d(a, sz);
+}
+VG_REGPARM(3) void cp_h_store_no(Addr a, UWord sz, CpNode* n)
+{
+   objects_part(a, sz, n, K_STORE);
+   if (!store_fast(a, sz, n)) store_slow_n(a, sz, n);
+}
+VG_REGPARM(2) void cp_h_store_do(Addr a, UWord sz)
+{
+   objects_part(a, sz, NULL, K_STORE);
+   if (!store_fast(a, sz, NULL)) store_slow_d(a, sz);
 }
 
 /* The same for the common sizes, with the size a constant of the helper.

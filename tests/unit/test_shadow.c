@@ -15,6 +15,9 @@
  *     block's index to the end of the chunk (as cp_access.c reads them), equal
  *     the model, where an operation on [a, a+len) acts on every block of 2^g
  *     bytes the range touches;
+ *   - cp_shadow_run(&M, a, end, &w) gives the writer of a and the end of the
+ *     run of blocks from a's on with that writer, at most end (within a
+ *     load's bytes, over several chunks, up to the top of the address space);
  *   - cp_shadow_store(&M, a, len, w) acts exactly like cp_shadow_set_range,
  *     and so does cp_shadow_store_quick when it says it did the store;
  *   - copy_range(dst, src, len) copies block by block with memmove semantics:
