@@ -221,22 +221,6 @@ static inline CpWriter cp_shadow_get(CpShadowMap* m, Addr a)
    return CP_SLOT_IS_UNIFORM(s) ? CP_SLOT_WRITER(s) : cp_shadow_chunk_get(s, cp_shadow_index(m, a));
 }
 
-/* The run of bytes from a on that have the writer of a: its writer into
-   *w and its end, at most end (a < end; the top of the address space counts
-   as its end).  cp_shadow_run_slow is the general case, over blocks and
-   chunks. */
-Addr cp_shadow_run_slow(CpShadowMap* m, Addr a, Addr end, CpWriter* w);
-static inline Addr cp_shadow_run(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
-{
-   Addr ce = (a | (CP_CHUNK_SIZE - 1)) + 1;               /* 0 at the top */
-   CpSlot s = cp_shadow_slot(m, a);
-   if (CP_SLOT_IS_UNIFORM(s) && ce != 0 && end <= ce) {   /* one uniform chunk */
-      *w = CP_SLOT_WRITER(s);
-      return end;
-   }
-   return cp_shadow_run_slow(m, a, end, w);
-}
-
 /* Do the nb bytes at b all equal b[0]?  Reads whole words (the chunk has
    CP_NCHUNK_TAIL bytes after its entries), but for up to 4 bytes no wider
    than 4: the bytes were often just written by a store of as many (a load
@@ -272,6 +256,34 @@ static inline __attribute__((always_inline)) Bool cp_shadow_same_bytes(const UCh
       diff |= (w ^ v) & (~0ULL >> (64 - 8 * (nb - i)));
    }
    return diff == 0;
+}
+
+/* The run of bytes from a on that have the writer of a: its writer into
+   *w and its end, at most end (a < end; the top of the address space counts
+   as its end).  cp_shadow_run_slow is the general case, over blocks and
+   chunks. */
+Addr cp_shadow_run_slow(CpShadowMap* m, Addr a, Addr end, CpWriter* w);
+static inline Addr cp_shadow_run(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
+{
+   Addr ce = (a | (CP_CHUNK_SIZE - 1)) + 1;               /* 0 at the top */
+   CpSlot s = cp_shadow_slot(m, a);
+   if (CP_LIKELY(ce != 0 && end <= ce)) {                 /* within one chunk */
+      if (CP_SLOT_IS_UNIFORM(s)) {
+         *w = CP_SLOT_WRITER(s);
+         return end;
+      }
+      if (!CP_SLOT_IS_WIDE(s)) {              /* up to 8 entries of a compact chunk, all one */
+         const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+         UInt sh = m->gran_log2 + (CP_SLOT_IS_COARSE(s) ? CP_COARSE_LOG2 : 0);
+         UInt j0 = (UInt)((a & (CP_CHUNK_SIZE - 1)) >> sh);
+         UInt nj = (UInt)(((end - 1) & (CP_CHUNK_SIZE - 1)) >> sh) - j0 + 1;
+         if (nj <= 8 && cp_shadow_same_bytes(ch->b + j0, nj)) {
+            *w = ch->pal[ch->b[j0]];
+            return end;
+         }
+      }
+   }
+   return cp_shadow_run_slow(m, a, end, w);
 }
 
 /* Do the nb entries at e all hold p?  Two entries a compare. */
