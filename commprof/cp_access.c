@@ -175,6 +175,19 @@ static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt
 
 enum { K_LOAD = 1, K_STORE = 2, K_MODIFY = 3 };
 
+/* The node and context charged with an access by the code of node function
+   sn (NULL: code outside the nodes, charged to the innermost node frame). */
+static inline __attribute__((always_inline)) void charged(CpNode* sn, CpNode** n, UInt* c)
+{
+   if (sn) {
+      *n = cp_effective(sn);
+      *c = cp_cur_ctx_of((*n)->id);
+   } else {
+      *n = cp_cur_node;
+      *c = cp_cur_ctx;
+   }
+}
+
 /* One access of kind k (load, store or both) of sz bytes at a, by the code
    of node function sn (NULL: code outside the nodes, charged to the
    innermost node frame).  Inlined into each helper with constant k, sn-ness
@@ -183,13 +196,7 @@ static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNod
 {
    CpNode* n;
    UInt c;
-   if (sn) {
-      n = cp_effective(sn);
-      c = cp_cur_ctx_of(n->id);
-   } else {
-      n = cp_cur_node;
-      c = cp_cur_ctx;
-   }
+   charged(sn, &n, &c);
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return;
    Bool counting = cp_collect_mask != 0;
@@ -404,39 +411,21 @@ static inline __attribute__((always_inline)) void objects_part(Addr a, UWord sz,
 {
    CpNode* n;
    UInt c;
-   if (sn) {
-      n = cp_effective(sn);
-      c = cp_cur_ctx_of(n->id);
-   } else {
-      n = cp_cur_node;
-      c = cp_cur_ctx;
-   }
+   charged(sn, &n, &c);
    if (UNLIKELY(on_current_stack(a)) && cp_ignore_stack) return;
    if (cp_collect_mask == 0) return;
    if (k == K_LOAD) cp_objects_load(a, sz, c, n);
    else cp_objects_store(a, sz, n);
 }
 
-VG_REGPARM(3) void cp_h_load_no(Addr a, UWord sz, CpNode* n)
-{
-   objects_part(a, sz, n, K_LOAD);
-   if (!load_fast(a, sz, n)) load_slow_n(a, sz, n);
-}
-VG_REGPARM(2) void cp_h_load_do(Addr a, UWord sz)
-{
-   objects_part(a, sz, NULL, K_LOAD);
-   if (!load_fast(a, sz, NULL)) load_slow_d(a, sz);
-}
-VG_REGPARM(3) void cp_h_store_no(Addr a, UWord sz, CpNode* n)
-{
-   objects_part(a, sz, n, K_STORE);
-   if (!store_fast(a, sz, n)) store_slow_n(a, sz, n);
-}
-VG_REGPARM(2) void cp_h_store_do(Addr a, UWord sz)
-{
-   objects_part(a, sz, NULL, K_STORE);
-   if (!store_fast(a, sz, NULL)) store_slow_d(a, sz);
-}
+/* The load and store helpers of --objects, node (no) and outside (do). */
+#define CP_OBJECTS_HELPERS(KIND, K) \
+   VG_REGPARM(3) void cp_h_##KIND##_no(Addr a, UWord sz, CpNode* n) \
+   { objects_part(a, sz, n, K); if (!KIND##_fast(a, sz, n)) KIND##_slow_n(a, sz, n); } \
+   VG_REGPARM(2) void cp_h_##KIND##_do(Addr a, UWord sz) \
+   { objects_part(a, sz, NULL, K); if (!KIND##_fast(a, sz, NULL)) KIND##_slow_d(a, sz); }
+CP_OBJECTS_HELPERS(load, K_LOAD)
+CP_OBJECTS_HELPERS(store, K_STORE)
 
 /* The same for the common sizes, with the size a constant of the helper.
    Generated code passes a node helper its node, never NULL. */
