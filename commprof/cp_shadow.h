@@ -259,9 +259,10 @@ static inline __attribute__((always_inline)) Bool cp_shadow_same_bytes(const UCh
 }
 
 /* The run of bytes from a on that have the writer of a: its writer into
-   *w and its end, at most end (a < end; the top of the address space counts
-   as its end).  cp_shadow_run_slow is the general case, over blocks and
-   chunks. */
+   *w and its end, at most end (a < end, so a run stops short of the last
+   byte of the address space).  Inline for a run within one chunk that is
+   uniform or has up to 8 entries of one writer; cp_shadow_run_slow is the
+   general case, entry by entry over chunks. */
 Addr cp_shadow_run_slow(CpShadowMap* m, Addr a, Addr end, CpWriter* w);
 static inline Addr cp_shadow_run(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
 {
