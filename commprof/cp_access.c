@@ -305,8 +305,8 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
 
 /* The common load: the node's context is known, collection is on, the
    bytes have one producer that the chunk gives with at most one word
-   compare (a uniform chunk, words of a coarse chunk, up to 8 bytes of a
-   fine one), and the edge is one of the node's last CP_NODE_ECACHE (four:
+   compare (a uniform chunk, up to 8 entries of a compact one: words of a
+   coarse chunk, blocks of a fine one), and the edge is one of the node's last CP_NODE_ECACHE (four:
    the compares below).  Accesses to the thread's own stack count as such
    here too.
    Then it does everything access() would do and returns True (the
