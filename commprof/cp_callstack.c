@@ -352,6 +352,18 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
    if (t->depth != d0) publish_top();
 }
 
+VG_REGPARM(2) void cp_h_return_into(CpNode* from, CpNode* to)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) return;
+   UInt d = t->depth;
+   if (d >= 2 && !t->frames[d - 1].barrier && t->frames[d - 1].node == from->id
+       && t->frames[d - 2].node == to->id) {
+      pop_to(t, d - 1);
+      publish_top();
+   }
+}
+
 /* ---- code regions, collection, phases ---- */
 
 void cp_region_begin(ThreadId tid, const HChar* name)

@@ -500,6 +500,22 @@ static void emit_unwind_check(IRSB* sb, IRExpr* limit)
    add_dirty(sb, 1, "cp_h_unwind_below", cp_h_unwind_below, mkIRExprVec_1(limit), g);
 }
 
+/* Code of node `from` jumps (directly, guarded by guard) to target.  A jump
+   to an instruction of another node function that is not its first is the
+   way back from a part the compiler split off a function (its .cold part)
+   into the function's main body: cp_h_return_into then drops the split
+   part's frame, so that what the body does next is charged to the body's
+   frame (its caller context, the code without symbols it calls). */
+static void emit_return_into(IRSB* sb, CpNode* from, Addr target, IRExpr* guard)
+{
+   if (from == NULL) return;
+   Bool is_entry;
+   CpNode* to = resolve(target, &is_entry);
+   if (to == NULL || to == from || is_entry) return;
+   add_dirty(sb, 2, "cp_h_return_into", cp_h_return_into,
+             mkIRExprVec_2(mkIRExpr_HWord((HWord)from), mkIRExpr_HWord((HWord)to)), guard);
+}
+
 static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
 {
    switch (typeOfIRExpr(sb->tyenv, e)) {
@@ -629,6 +645,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          flush_accesses(sb, &acc);               /* the previous instruction's */
          ia = st->Ist.IMark.addr;
          ilen = st->Ist.IMark.len;
+         CpNode* prev_node = node;
          node = resolve(ia, &is_entry);
          n_insn_loads = 0;
          insn_mem = False;
@@ -636,6 +653,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
+         if (prev_node && node && node != prev_node && !is_entry)
+            emit_return_into(sb, prev_node, ia, NULL);      /* a jump VEX followed */
          run_stale = False;
          if (pend_n == 0 || run == NULL) {
             /* a new run: generated code says so for cp_instrument_fault */
@@ -784,6 +803,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
+         if (st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64)
+            emit_return_into(sb, node, (Addr)st->Ist.Exit.dst->Ico.U64, st->Ist.Exit.guard);
          addStmtToIRSB(sb, st);
          if (run) run_close(run);
          run = NULL;           /* the next instruction starts a new run */
@@ -800,9 +821,15 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    flush_accesses(sb, &acc);
    if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
    if (run) run_close(run);
+   if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
+       && sbIn->next->Iex.Const.con->tag == Ico_U64)
+      emit_return_into(sb, node, (Addr)sbIn->next->Iex.Const.con->Ico.U64, NULL);
 
-   if (sbIn->jumpkind == Ijk_Ret) {
-      /* the frames of the functions returned from are now above sp */
+   if (sbIn->jumpkind == Ijk_Ret
+       || (sbIn->jumpkind == Ijk_Boring && node == NULL && sbIn->next->tag != Iex_Const)) {
+      /* the frames of the functions returned from are now above sp; so are
+         the frames a jump of code without a node leaves (longjmp, the
+         unwinder landing in a C++ handler) */
       IRExpr* sp = get_sp(sb, layout);
       emit_unwind_check(sb, sp);
    }
