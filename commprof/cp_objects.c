@@ -11,6 +11,7 @@
 
 #include "cp_global.h"
 #include "cp_objects.h"
+#include "cp_demangle.h"
 #include "cp_shadow.h"
 #include "cp_callstack.h"
 #include "cp_options.h"
@@ -86,7 +87,9 @@ static UInt n_frames, frames_cap;
 
 /* --------------------------------------------------------------------- */
 
-static CpObject* new_object(UInt kind, const HChar* name)
+/* symbol: for a static whose name is its demangled symbol, the symbol
+   (patterns of --object-include/--object-exclude match either); else NULL. */
+static CpObject* new_object(UInt kind, const HChar* name, const HChar* symbol)
 {
    if (cp_n_objects == objects_cap) {
       objects_cap = objects_cap ? objects_cap * 2 : 64;
@@ -96,14 +99,18 @@ static CpObject* new_object(UInt kind, const HChar* name)
    o->id = cp_n_objects;
    o->kind = kind;
    o->name = VG_(strdup)("cp.obj.name", name);
+   o->symbol = symbol ? VG_(strdup)("cp.obj.sym", symbol) : NULL;
    o->elf = VG_(strdup)("cp.obj.elf", "");
    cp_objects[cp_n_objects++] = o;
    /* selection by name */
+#define MATCHES(pat) (VG_(string_match)((pat), name) \
+                      || (symbol != NULL && VG_(string_match)((pat), symbol)))
    Bool sel = cp_clo.n_obj_include == 0;
    for (UInt i = 0; i < cp_clo.n_obj_include && !sel; i++)
-      if (VG_(string_match)(cp_clo.obj_include[i], name)) sel = True;
+      if (MATCHES(cp_clo.obj_include[i])) sel = True;
    for (UInt i = 0; i < cp_clo.n_obj_exclude && sel; i++)
-      if (VG_(string_match)(cp_clo.obj_exclude[i], name)) sel = False;
+      if (MATCHES(cp_clo.obj_exclude[i])) sel = False;
+#undef MATCHES
    o->selected = sel;
    return o;
 }
@@ -168,7 +175,10 @@ void cp_objects_main_exe(const HChar* path, Addr bias)
 static UInt exe_instance(UInt* slot, UInt kind, const HChar* name, Addr addr, SizeT size)
 {
    if (*slot == 0) {
-      CpObject* o = new_object(kind, name);
+      /* a C++ static gets the name c++filt gives its symbol */
+      HChar* readable = kind == CP_OBJ_STATIC ? cp_demangle_data(name) : NULL;
+      CpObject* o = readable ? new_object(kind, readable, name) : new_object(kind, name, NULL);
+      if (readable) VG_(free)(readable);
       VG_(free)(o->elf);
       o->elf = VG_(strdup)("cp.obj.elf", exe_path);
       o->addr = addr;
@@ -258,7 +268,7 @@ static UInt object_for_path(const UInt* ids, UInt n)
          VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[i]].file),
                        frames[ids[i]].line);
    if (!name[0]) VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[0]].fn : "???");
-   CpObject* o = new_object(CP_OBJ_HEAP, name);
+   CpObject* o = new_object(CP_OBJ_HEAP, name, NULL);
    o->n_frames = n;
    o->frames = VG_(malloc)("cp.obj.path", (n ? n : 1) * sizeof(CpAllocFrame));
    for (UInt i = 0; i < n; i++) o->frames[i] = frames[ids[i]];
@@ -392,7 +402,7 @@ void cp_objects_thread_stack(UInt ti, Addr lo, Addr hi)
    if (stack_obj[ti] == 0) {
       HChar name[64];
       VG_(snprintf)(name, sizeof(name), "stack of thread %u", ti);
-      CpObject* o = new_object(CP_OBJ_STACK, name);
+      CpObject* o = new_object(CP_OBJ_STACK, name, NULL);
       o->thread = ti;
       o->addr = lo;
       o->size = hi - lo;
@@ -448,7 +458,7 @@ void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
    for (UInt i = 0; i < cp_n_objects && !o; i++)
       if (cp_objects[i]->kind == CP_OBJ_NAMED && VG_(strcmp)(cp_objects[i]->name, name) == 0)
          o = cp_objects[i];
-   if (!o) o = new_object(CP_OBJ_NAMED, name);
+   if (!o) o = new_object(CP_OBJ_NAMED, name, NULL);
    o->addr = a;
    o->size = size;
    o->total_bytes += size;

@@ -25,7 +25,9 @@ typedef struct {
 typedef struct {
    UInt   id;
    UInt   kind;                 /* CpObjKind */
-   HChar* name;                 /* heap: file:line of the allocating call; static: symbol */
+   HChar* name;                 /* heap: file:line of the allocating call; static: symbol,
+                                   demangled (cp_demangle.h) */
+   HChar* symbol;               /* static with a demangled name: the symbol; else NULL */
    HChar* elf;                  /* static and section: the object file; else "" */
    CpAllocFrame* frames;        /* heap: the allocation path, innermost call first */
    UInt   n_frames;

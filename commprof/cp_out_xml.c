@@ -43,6 +43,7 @@ static void write_objects(CpOut* o, const CpReport* r)
       if (!ob->selected || (ob->first_access == 0 && ob->blocks == 0)) continue;
       cp_out_printf(o, "    <object id=\"%u\" kind=\"%s\"", ob->id, obj_kinds[ob->kind]);
       attr(o, "name", ob->name);
+      if (ob->symbol) attr(o, "symbol", ob->symbol);
       attr(o, "elf", ob->elf);
       ULong allocated = ob->kind == CP_OBJ_HEAP ? ob->total_bytes : ob->size;
       cp_out_printf(o, " size=\"%llu\" blocks=\"%llu\" total-bytes=\"%llu\" peak-bytes=\"%llu\""
