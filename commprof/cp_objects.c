@@ -80,7 +80,11 @@ typedef struct PathEnt {
 static VgHashTable* paths;
 
 /* Interned frames: by code address, then merged by (fn, file, line). */
-typedef struct IpEnt { struct IpEnt* next; UWord key; UInt frame; } IpEnt;
+/* The frames of one return address: the functions inlined at the call,
+   innermost first (known with --read-inline-info=yes), then the function
+   that holds it. */
+#define MAX_INLINED 8
+typedef struct IpEnt { struct IpEnt* next; UWord key; UInt n; UInt frame[MAX_INLINED + 1]; } IpEnt;
 static VgHashTable* ip_frames;
 static CpAllocFrame* frames;
 static UInt n_frames, frames_cap;
@@ -206,16 +210,87 @@ static ULong written_in_symbols(Addr lo, SizeT len);
 
 /* ------------------------------ heap ---------------------------------- */
 
-static UInt intern_frame(Addr ip)
+/* The id of frame (fn, file, line), interned: equal frames, one id. */
+static UInt frame_id(const HChar* fn, const HChar* file, UInt line)
+{
+   UInt f;
+   for (f = 0; f < n_frames; f++)
+      if (frames[f].line == line && VG_(strcmp)(frames[f].file, file) == 0
+          && VG_(strcmp)(frames[f].fn, fn) == 0)
+         return f;
+   if (n_frames == frames_cap) {
+      frames_cap = frames_cap ? frames_cap * 2 : 256;
+      frames = VG_(realloc)("cp.obj.frames", frames, frames_cap * sizeof(CpAllocFrame));
+   }
+   frames[f].fn = VG_(strdup)("cp.obj.fn", fn);
+   frames[f].file = VG_(strdup)("cp.obj.file", file);
+   frames[f].line = line;
+   n_frames++;
+   return f;
+}
+
+/* One line of VG_(describe_IP), "0xADDR: FN (FILE:LINE)" or "0xADDR: FN (in
+   OBJECT)", as a frame id; False if it has neither shape. */
+static Bool frame_of_description(const HChar* d, UInt* id)
+{
+   const HChar* fn = VG_(strstr)(d, ": ");
+   SizeT len = VG_(strlen)(d);
+   if (fn == NULL || len < 4 || d[len - 1] != ')') return False;
+   fn += 2;
+   /* the location is the last parenthesised group */
+   const HChar* open = NULL;
+   for (const HChar* q = d + len - 1; q > fn; q--)
+      if (q[0] == '(' && q[-1] == ' ') { open = q; break; }
+   if (open == NULL) return False;
+   HChar fnbuf[256], file[256];
+   SizeT fn_len = (SizeT)(open - 1 - fn);
+   if (fn_len == 0 || fn_len >= sizeof fnbuf) return False;
+   VG_(memcpy)(fnbuf, fn, fn_len);
+   fnbuf[fn_len] = 0;
+   UInt line = 0;
+   file[0] = 0;
+   const HChar* loc = open + 1;
+   SizeT loc_len = (SizeT)(d + len - 1 - loc);
+   if (!(loc_len >= 3 && loc[0] == 'i' && loc[1] == 'n' && loc[2] == ' ')) {
+      const HChar* colon = NULL;
+      for (SizeT k = 0; k < loc_len; k++) if (loc[k] == ':') colon = loc + k;
+      if (colon == NULL || colon == loc || (SizeT)(colon - loc) >= sizeof file) return False;
+      for (const HChar* q = colon + 1; q < loc + loc_len; q++) {
+         if (*q < '0' || *q > '9') return False;
+         line = line * 10 + (UInt)(*q - '0');
+      }
+      VG_(memcpy)(file, loc, (SizeT)(colon - loc));
+      file[colon - loc] = 0;
+   }
+   *id = frame_id(fnbuf, VG_(basename)(file), line);
+   return True;
+}
+
+static const IpEnt* intern_frames(Addr ip)
 {
    IpEnt* e = VG_(HT_lookup)(ip_frames, ip);
-   if (e) return e->frame;
+   if (e) return e;
+   e = VG_(malloc)("cp.obj.ipent", sizeof(IpEnt));
+   e->key = ip;
+   e->n = 0;
    DiEpoch ep = VG_(current_DiEpoch)();
+   /* ip is a return address: the call is the instruction before it */
+   Addr call = ip - 1;
+   /* the functions inlined at the call: every description but the last */
+   InlIPCursor* iipc = VG_(new_IIPC)(ep, call);
+   HChar desc[512];
+   for (;;) {
+      const HChar* d = VG_(describe_IP)(ep, call, iipc);
+      VG_(strncpy)(desc, d, sizeof desc - 1);
+      desc[sizeof desc - 1] = 0;
+      if (!VG_(next_IIPC)(iipc)) break;             /* that was the last one */
+      UInt id;
+      if (e->n < MAX_INLINED && frame_of_description(desc, &id)) e->frame[e->n++] = id;
+   }
+   VG_(delete_IIPC)(iipc);
    const HChar* fn = NULL;
    const HChar* file = NULL;
    UInt line = 0;
-   /* ip is a return address: the call is the instruction before it */
-   Addr call = ip - 1;
    HChar fnbuf[256];
    if (VG_(get_fnname)(ep, call, &fn)) {
       VG_(strncpy)(fnbuf, fn, sizeof(fnbuf) - 1);
@@ -227,27 +302,29 @@ static UInt intern_frame(Addr ip)
       file = "";
       line = 0;
    }
-   /* merge frames with equal (fn, file, line) */
-   UInt f;
-   for (f = 0; f < n_frames; f++)
-      if (frames[f].line == line && VG_(strcmp)(frames[f].file, file) == 0
-          && VG_(strcmp)(frames[f].fn, fnbuf) == 0)
-         break;
-   if (f == n_frames) {
-      if (n_frames == frames_cap) {
-         frames_cap = frames_cap ? frames_cap * 2 : 256;
-         frames = VG_(realloc)("cp.obj.frames", frames, frames_cap * sizeof(CpAllocFrame));
-      }
-      frames[f].fn = VG_(strdup)("cp.obj.fn", fnbuf);
-      frames[f].file = VG_(strdup)("cp.obj.file", file);
-      frames[f].line = line;
-      n_frames++;
+   if (e->n > 0) {
+      /* the function holding the call is charged at the line of the outermost
+         inlined call, which the last description gives */
+      UInt id;
+      if (frame_of_description(desc, &id)) { file = frames[id].file; line = frames[id].line; }
    }
-   e = VG_(malloc)("cp.obj.ipent", sizeof(IpEnt));
-   e->key = ip;
-   e->frame = f;
+   e->frame[e->n++] = frame_id(fnbuf, file, line);
    VG_(HT_add_node)(ip_frames, e);
-   return f;
+   return e;
+}
+
+/* A header file: .h, .hh, .hpp, .hxx, .h++, .tcc, .inl, .ipp, .tpp, or no
+   extension (C++'s <vector>, <memory>). */
+static Bool is_header(const HChar* file)
+{
+   const HChar* base = VG_(basename)(file);
+   const HChar* dot = VG_(strrchr)(base, '.');
+   if (dot == NULL) return True;
+   static const HChar* exts[] = { ".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".inl",
+                                  ".ipp", ".tpp" };
+   for (UInt i = 0; i < sizeof exts / sizeof exts[0]; i++)
+      if (VG_(strcmp)(dot, exts[i]) == 0) return True;
+   return False;
 }
 
 static UInt object_for_path(const UInt* ids, UInt n)
@@ -260,13 +337,16 @@ static UInt object_for_path(const UInt* ids, UInt n)
       for (i = 0; i < n && p->frame_ids[i] == ids[i]; i++) ;
       if (i == n) return p->obj;
    }
-   /* new object: named after the innermost frame with a source line */
+   /* new object: named after the innermost frame with a source line that is
+      not in a header (the program's call, not the library code inlined into
+      it: new_allocator.h for a std::vector), else the innermost with a line */
    HChar name[512];
    name[0] = 0;
-   for (UInt i = 0; i < n && !name[0]; i++)
-      if (frames[ids[i]].line)
-         VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[i]].file),
-                       frames[ids[i]].line);
+   for (UInt pass = 0; pass < 2 && !name[0]; pass++)
+      for (UInt i = 0; i < n && !name[0]; i++)
+         if (frames[ids[i]].line && (pass == 1 || !is_header(frames[ids[i]].file)))
+            VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[i]].file),
+                          frames[ids[i]].line);
    if (!name[0]) VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[0]].fn : "???");
    CpObject* o = new_object(CP_OBJ_HEAP, name, NULL);
    o->n_frames = n;
@@ -293,10 +373,12 @@ UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
    for (UInt i = 1; i < n; i++) {
       /* the unwinder may run past the outermost frame: no code there */
       if (!VG_(find_DebugInfo)(ep, ips[i] - 1)) break;
-      ids[k++] = intern_frame(ips[i]);
+      const IpEnt* e = intern_frames(ips[i]);
+      for (UInt j = 0; j < e->n && k < CP_MAX_ALLOC_DEPTH; j++) ids[k++] = e->frame[j];
       /* nothing above the code below main is part of the path */
       if (VG_(get_fnname_kind)(frames[ids[k - 1]].fn) == Vg_FnNameBelowMain
-          || VG_(strcmp)(frames[ids[k - 1]].fn, "(below main)") == 0)
+          || VG_(strcmp)(frames[ids[k - 1]].fn, "(below main)") == 0
+          || k == CP_MAX_ALLOC_DEPTH)
          break;
    }
    CpObject* o = cp_objects[object_for_path(ids, k)];
