@@ -128,6 +128,16 @@ static void b_ident(Buf* b)
 
 static int subs_avail;              /* substitution candidates made so far (an estimate) */
 
+/* A substitution S_, S0_, S1_, ... of one of the first `upto` candidates. */
+static void b_sub(Buf* b, int upto)
+{
+   char t[16];
+   int k = (int)rnd((uint64_t)upto + 1);
+   if (k == 0) snprintf(t, sizeof t, "S_");
+   else snprintf(t, sizeof t, "S%d_", k - 1);
+   b_add(b, t);
+}
+
 static void b_type(Buf* b, int depth);
 
 static void b_nested(Buf* b, int allow_quals)
@@ -138,11 +148,7 @@ static void b_nested(Buf* b, int allow_quals)
    for (int i = 0; i < n; i++) {
       if (i == 0 && chance(15)) b_add(b, "St");
       if (i == 0 && subs_avail > 0 && chance(20)) {
-         char t[16];
-         int k = (int)rnd((uint64_t)subs_avail + 1);
-         if (k == 0) snprintf(t, sizeof t, "S_");
-         else snprintf(t, sizeof t, "S%d_", k - 1);
-         b_add(b, t);
+         b_sub(b, subs_avail);
       } else {
          b_ident(b);
       }
@@ -170,11 +176,7 @@ static void b_type(Buf* b, int depth)
       b_nested(b, 0);
       subs_avail++;
    } else if (r < 90 && subs_avail > 0) {
-      char t[16];
-      int k = (int)rnd((uint64_t)subs_avail + 2);
-      if (k == 0) snprintf(t, sizeof t, "S_");
-      else snprintf(t, sizeof t, "S%d_", k - 1);
-      b_add(b, t);
+      b_sub(b, subs_avail + 1);          /* sometimes one past the last candidate */
    } else {
       b_add(b, (const char*[]){ "Dn", "Ds", "Di", "Du" }[rnd(4)]);
    }
