@@ -192,7 +192,11 @@ static void nested_name(Dm* d, Str* o, Str* fn_quals)
             return;
          }
          put_str(d, o, &sub);
-         comp = sub;                 /* a constructor of a substituted class */
+         /* a constructor of a substituted class is named after its last part */
+         UInt from = 0;
+         for (UInt i = 0; i + 1 < sub.len; i++)
+            if (sub.s[i] == ':' && sub.s[i + 1] == ':') from = i + 2;
+         put_n(d, &comp, sub.s + from, sub.len - from);
          /* a substitution is not a new candidate; St is not either */
          prefix_is_sub = !is_std && n == 0;
          n++;

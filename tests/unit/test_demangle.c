@@ -66,6 +66,8 @@ static void case_table(uintptr_t unused)
    expect("_ZZNK2ns3Foo3barEiPKcE1n_0", "ns::Foo::bar(int, char const*) const::n");
    expect("_ZZNK2ns3Foo3barEiPKcE3buf", "ns::Foo::bar(int, char const*) const::buf");
    expect("_ZZ4mainEN1S1xE", "main::S::x");
+   expect("_ZZN2ns3Foo3getERKS0_E1c", "ns::Foo::get(ns::Foo const&)::c");
+   expect("_ZZN2ns3FooC2ERKS0_E1c", "ns::Foo::Foo(ns::Foo const&)::c");
    expect("_ZZ4mainE1x_12", "main::x");
    expect("_ZZ4mainE1x__12_", "main::x");
    expect("_ZZ4mainEs", "main::string literal");
@@ -140,7 +142,7 @@ static void b_sub(Buf* b, int upto)
 
 static void b_type(Buf* b, int depth);
 
-static void b_nested(Buf* b, int allow_quals)
+static void b_nested(Buf* b, int allow_quals, int allow_ctor)
 {
    b_add(b, "N");
    if (allow_quals && chance(30)) b_add(b, chance(50) ? "K" : "VK");
@@ -152,7 +154,7 @@ static void b_nested(Buf* b, int allow_quals)
       } else {
          b_ident(b);
       }
-      if (i > 0 && i == n - 1 && allow_quals && chance(20)) { b_add(b, chance(50) ? "C4" : "D4"); }
+      if (i > 0 && i == n - 1 && allow_ctor && chance(20)) { b_add(b, chance(50) ? "C4" : "D4"); }
       subs_avail++;
    }
    b_add(b, "E");
@@ -173,7 +175,7 @@ static void b_type(Buf* b, int depth)
       b_ident(b);
       subs_avail++;
    } else if (r < 82) {
-      b_nested(b, 0);
+      b_nested(b, 0, 0);
       subs_avail++;
    } else if (r < 90 && subs_avail > 0) {
       b_sub(b, subs_avail + 1);          /* sometimes one past the last candidate */
@@ -199,15 +201,15 @@ static void b_name(Buf* b)
       b_add(b, "St");
       b_ident(b);
    } else if (r < 70) {
-      b_nested(b, 0);
+      b_nested(b, 0, 0);
    } else {
       /* local name */
       b_add(b, "Z");
-      if (chance(50)) b_ident(b); else b_nested(b, 1);
+      if (chance(50)) b_ident(b); else b_nested(b, 1, 1);
       b_params(b);
       b_add(b, "E");
       if (chance(10)) b_add(b, "s");
-      else if (chance(20)) b_nested(b, 0);
+      else if (chance(20)) b_nested(b, 0, 1);
       else b_ident(b);
       if (chance(20)) b_add(b, (const char*[]){ "_0", "_7", "__12_", "_3" }[rnd(4)]);
    }
