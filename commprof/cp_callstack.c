@@ -312,6 +312,24 @@ static UInt caller_context(CpThread* t, CpNode* n)
    return cp_node_context(n, callers, k)->id;
 }
 
+/* Push a frame for n at sp, counting a call if count_call. */
+static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
+{
+   UInt cnode = cp_clo.separate_callers ? caller_context(t, n) : n->id;
+   Bool per_call = n->per_call && collecting(t);
+   if (per_call) {
+      /* the path: the functions of the frames below, innermost first */
+      UInt path[16];
+      UInt k = 0;
+      for (UInt i = t->depth; i > 1 && k < 16; i--)
+         if (!t->frames[i - 1].barrier) path[k++] = t->frames[i - 1].cnode;
+      cp_percall_enter(t->index, cnode, path, k);
+   }
+   push(t, sp, n->id, cnode, False, n->collect_in, per_call);
+   publish_top();
+   if (count_call && cp_collect_mask) cp_nodes[cnode]->calls++;
+}
+
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
 {
    CpThread* t = cp_cur_thread;
@@ -325,19 +343,34 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
    UInt d = t->depth;
    while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp <= sp) d--;
    pop_to(t, d);
-   UInt cnode = cp_clo.separate_callers ? caller_context(t, n) : n->id;
-   Bool per_call = n->per_call && collecting(t);
-   if (per_call) {
-      /* the path: the functions of the frames below, innermost first */
-      UInt path[16];
-      UInt k = 0;
-      for (UInt i = t->depth; i > 1 && k < 16; i--)
-         if (!t->frames[i - 1].barrier) path[k++] = t->frames[i - 1].cnode;
-      cp_percall_enter(t->index, cnode, path, k);
-   }
-   push(t, sp, n->id, cnode, False, n->collect_in, per_call);
-   publish_top();
-   if (cp_collect_mask) cp_nodes[cnode]->calls++;
+   push_node(t, n, sp, True);
+}
+
+/* A jump from the body of whole into its split part, not at the part's
+   first instruction: the part is entered as it is there. */
+VG_REGPARM(3) void cp_h_split_enter(CpNode* whole, CpNode* part, Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) return;
+   UInt d = t->depth;
+   if (d < 2 || t->frames[d - 1].barrier || t->frames[d - 1].node != whole->id) return;
+   push_node(t, part, sp, True);
+}
+
+/* A jump from a split part back into the body of whole: the part's frame
+   goes; if whole's frame is not the one below it (whole had no frame of
+   its own when it jumped to the part's first instruction, which then took
+   its place as a tail call does), whole's takes the part's place, without
+   counting a call. */
+VG_REGPARM(3) void cp_h_split_return(CpNode* part, CpNode* whole, Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) return;
+   UInt d = t->depth;
+   if (d < 2 || t->frames[d - 1].barrier || t->frames[d - 1].node != part->id) return;
+   pop_to(t, d - 1);
+   if (t->frames[d - 2].node == whole->id) publish_top();
+   else push_node(t, whole, sp, False);
 }
 
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
@@ -350,18 +383,6 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
    while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp < sp) d--;
    pop_to(t, d);
    if (t->depth != d0) publish_top();
-}
-
-VG_REGPARM(2) void cp_h_return_into(CpNode* from, CpNode* to)
-{
-   CpThread* t = cp_cur_thread;
-   if (UNLIKELY(t == NULL)) return;
-   UInt d = t->depth;
-   if (d >= 2 && !t->frames[d - 1].barrier && t->frames[d - 1].node == from->id
-       && t->frames[d - 2].node == to->id) {
-      pop_to(t, d - 1);
-      publish_top();
-   }
 }
 
 /* ---- code regions, collection, phases ---- */

@@ -500,20 +500,41 @@ static void emit_unwind_check(IRSB* sb, IRExpr* limit)
    add_dirty(sb, 1, "cp_h_unwind_below", cp_h_unwind_below, mkIRExprVec_1(limit), g);
 }
 
-/* Code of node `from` jumps (directly, guarded by guard) to target.  A jump
-   to an instruction of another node function that is not its first is the
-   way back from a part the compiler split off a function (its .cold part)
-   into the function's main body: cp_h_return_into then drops the split
-   part's frame, so that what the body does next is charged to the body's
-   frame (its caller context, the code without symbols it calls). */
-static void emit_return_into(IRSB* sb, CpNode* from, Addr target, IRExpr* guard)
+/* Is part a part the compiler split off whole (its .cold part): named
+   "whole.cold" (C) or "whole [clone .cold]" (C++), or another such clone? */
+static Bool is_split_part(const CpNode* part, const CpNode* whole)
+{
+   SizeT n = VG_(strlen)(whole->name);
+   if (VG_(strncmp)(part->name, whole->name, n) != 0) return False;
+   const HChar* rest = part->name + n;
+   return (rest[0] == '.' && rest[1] != 0) || VG_(strncmp)(rest, " [clone .", 9) == 0;
+}
+
+/* Code of node `from` jumps (directly, guarded by guard) to target, an
+   instruction of another node function that is not its first (a jump to a
+   first instruction enters the function, as a call does).  Between a
+   function and a part the compiler split off it, such a jump enters the
+   part (a second entry of its code) or comes back from it into the
+   function's body: the frames follow (cp_h_split_enter, cp_h_split_return),
+   so that what runs next is charged to the right frame (its caller context,
+   the code without symbols it calls).  Other jumps between functions change
+   no frame. */
+static void emit_split_jump(IRSB* sb, const VexGuestLayout* layout, CpNode* from, Addr target,
+                            IRExpr* guard)
 {
    if (from == NULL) return;
    Bool is_entry;
    CpNode* to = resolve(target, &is_entry);
    if (to == NULL || to == from || is_entry) return;
-   add_dirty(sb, 2, "cp_h_return_into", cp_h_return_into,
-             mkIRExprVec_2(mkIRExpr_HWord((HWord)from), mkIRExpr_HWord((HWord)to)), guard);
+   if (is_split_part(to, from)) {
+      add_dirty(sb, 3, "cp_h_split_enter", cp_h_split_enter,
+                mkIRExprVec_3(mkIRExpr_HWord((HWord)from), mkIRExpr_HWord((HWord)to),
+                              get_sp(sb, layout)), guard);
+   } else if (is_split_part(from, to)) {
+      add_dirty(sb, 3, "cp_h_split_return", cp_h_split_return,
+                mkIRExprVec_3(mkIRExpr_HWord((HWord)from), mkIRExpr_HWord((HWord)to),
+                              get_sp(sb, layout)), guard);
+   }
 }
 
 static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
@@ -654,7 +675,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             pend_n = pend_mem = 0;
          }
          if (prev_node && node && node != prev_node && !is_entry)
-            emit_return_into(sb, prev_node, ia, NULL);      /* a jump VEX followed */
+            emit_split_jump(sb, layout, prev_node, ia, NULL);   /* a jump VEX followed */
          run_stale = False;
          if (pend_n == 0 || run == NULL) {
             /* a new run: generated code says so for cp_instrument_fault */
@@ -804,7 +825,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             pend_n = pend_mem = 0;
          }
          if (st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64)
-            emit_return_into(sb, node, (Addr)st->Ist.Exit.dst->Ico.U64, st->Ist.Exit.guard);
+            emit_split_jump(sb, layout, node, (Addr)st->Ist.Exit.dst->Ico.U64,
+                            st->Ist.Exit.guard);
          addStmtToIRSB(sb, st);
          if (run) run_close(run);
          run = NULL;           /* the next instruction starts a new run */
@@ -823,7 +845,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    if (run) run_close(run);
    if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
        && sbIn->next->Iex.Const.con->tag == Ico_U64)
-      emit_return_into(sb, node, (Addr)sbIn->next->Iex.Const.con->Ico.U64, NULL);
+      emit_split_jump(sb, layout, node, (Addr)sbIn->next->Iex.Const.con->Ico.U64, NULL);
 
    if (sbIn->jumpkind == Ijk_Ret
        || (sbIn->jumpkind == Ijk_Boring && node == NULL && sbIn->next->tag != Iex_Const)) {
