@@ -18,7 +18,8 @@ typedef enum { CP_KIND_FUNCTION = 0, CP_KIND_SPECIAL = 1, CP_KIND_REGION = 2 } C
 typedef struct CpNode {
    ULong  instrs;          /* instructions charged (generated code adds to it) */
    ULong  mem_instrs;      /* of which access memory (generated code adds to it) */
-   ULong  calls;           /* entries at the first instruction */
+   ULong  calls;           /* entries at the first instruction (and jumps into the
+                              middle of a split part, see cp_h_split_enter) */
    ULong  bytes_read;      /* bytes of loads charged to the node */
    ULong  bytes_written;   /* bytes of stores charged to the node */
    ULong  loads, stores;   /* accesses */
