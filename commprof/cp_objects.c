@@ -86,6 +86,7 @@ static VgHashTable* paths;
 #define MAX_INLINED 8
 typedef struct IpEnt { struct IpEnt* next; UWord key; UInt n; UInt frame[MAX_INLINED + 1]; } IpEnt;
 static VgHashTable* ip_frames;
+Bool cp_objects_inline_seen;
 static CpAllocFrame* frames;
 static UInt n_frames, frames_cap;
 
@@ -286,6 +287,7 @@ static const IpEnt* intern_frames(Addr ip)
       if (!VG_(next_IIPC)(iipc)) break;             /* that was the last one */
       UInt id;
       if (e->n < MAX_INLINED && frame_of_description(desc, &id)) e->frame[e->n++] = id;
+      cp_objects_inline_seen = True;
    }
    VG_(delete_IIPC)(iipc);
    const HChar* fn = NULL;
@@ -315,7 +317,7 @@ static const IpEnt* intern_frames(Addr ip)
 
 /* A header file: .h, .hh, .hpp, .hxx, .h++, .tcc, .inl, .ipp, .tpp, or no
    extension (C++'s <vector>, <memory>). */
-static Bool is_header(const HChar* file)
+Bool cp_objects_is_header(const HChar* file)
 {
    const HChar* base = VG_(basename)(file);
    const HChar* dot = VG_(strrchr)(base, '.');
@@ -344,7 +346,7 @@ static UInt object_for_path(const UInt* ids, UInt n)
    name[0] = 0;
    for (UInt pass = 0; pass < 2 && !name[0]; pass++)
       for (UInt i = 0; i < n && !name[0]; i++)
-         if (frames[ids[i]].line && (pass == 1 || !is_header(frames[ids[i]].file)))
+         if (frames[ids[i]].line && (pass == 1 || !cp_objects_is_header(frames[ids[i]].file)))
             VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[i]].file),
                           frames[ids[i]].line);
    if (!name[0]) VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[0]].fn : "???");

@@ -82,4 +82,11 @@ void cp_objects_after_fork(void);
 /* Before a report: bring written_bytes of live blocks and statics up to date. */
 void cp_objects_sync(void);
 
+/* A header file: .h, .hh, .hpp, .hxx, .h++, .tcc, .inl, .ipp, .tpp, or no
+   extension (C++'s <vector>). */
+Bool cp_objects_is_header(const HChar* file);
+/* An allocation path had calls inlined into one of its calls (Valgrind
+   reads inline info: --read-inline-info=yes). */
+extern Bool cp_objects_inline_seen;
+
 #endif

@@ -323,6 +323,43 @@ for O in O0 O2; do
 done
 notmp cxx-no-tmp "$T"
 
+# A std::vector's buffer at -O2: the allocation is library code inlined into
+# make_buf, whose line for it is in new_allocator.h.  Without inline info the
+# heap object is named after main's call of make_buf (vec.cc:10), and the
+# summary says how to do better; with --read-inline-info=yes it is named after
+# the line that makes the vector (vec.cc:4).
+cat >vec.cc <<'EOF2'
+#include <vector>
+#include <cstdio>
+__attribute__((noipa)) long make_buf(int n) {
+    std::vector<int> v(n);
+    for (int i = 0; i < n; i++) v[i] = i;
+    long s = 0;
+    for (int i = 0; i < n; i++) s += v[i];
+    return s;
+}
+int main() { printf("%ld\n", make_buf(1000)); return 0; }
+EOF2
+if ! out=$(g++ -O2 -g -o vecO2 vec.cc 2>&1); then
+    fail "cxx-inline-compile" "$out"
+else
+    vg vec --objects=yes --commprof-out-file=vec.cg --commprof-xml-file=vec.xml ./vecO2
+    if ((rc == 0)) && grep -q -- '--read-inline-info=yes names them after the lines' vec.err &&
+        grep -q 'kind="heap" name="vec.cc:10"' vec.xml; then
+        pass "cxx-inline-hint"
+    else
+        fail "cxx-inline-hint" "exit $rc; no hint on stderr or no object vec.cc:10: $(grep -o 'kind="heap" name="[^"]*"' vec.xml | tr '\n' ' ')"
+    fi
+    vg veci --objects=yes --read-inline-info=yes --commprof-out-file=veci.cg --commprof-xml-file=veci.xml ./vecO2
+    if ((rc == 0)) && ! grep -q -- '--read-inline-info=yes names them' veci.err &&
+        grep -q 'kind="heap" name="vec.cc:4"' veci.xml; then
+        pass "cxx-inline-named"
+    else
+        fail "cxx-inline-named" "exit $rc; objects: $(grep -o 'kind="heap" name="[^"]*"' veci.xml | tr '\n' ' ')"
+    fi
+    validate "cxx-inline-xml-valid" veci.xml
+fi
+
 # ---------------------------------------------------------------------------
 # 4. a program under a path full of XML metacharacters, run from there
 
