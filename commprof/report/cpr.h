@@ -140,6 +140,7 @@ typedef struct {
     uint32_t id;
     int kind; /* CPR_OBJ_* */
     char *name, *elf;
+    char* symbol; /* static objects with a demangled name: the ELF symbol; else NULL */
     uint64_t size, blocks, total_bytes, peak_bytes, reads, read_bytes, writes, write_bytes;
     int has_pct; /* written-bytes, prod-bytes, alloc-pct, prod-pct present */
     uint64_t written_bytes, prod_bytes;

@@ -46,7 +46,7 @@ typedef struct {
     size_t ntedges;
     int first_read; /* every input has first-read bytes on its edges */
     int any_objects;
-    cpr_object* o; /* objects, matched by kind and name */
+    cpr_object* o; /* objects, matched by kind, name and symbol */
     size_t no;
     cpr_strmap omap;
     cpr_flow* fl; /* object flows, matched by (producer, object, consumer) */
@@ -94,7 +94,7 @@ static int same_options(const cpr_profile* a, const cpr_profile* b)
     return na == nb;
 }
 
-/* objects of p into m: matched by kind and name; a stack's thread is
+/* objects of p into m: matched by kind, name and symbol; a stack's thread is
  * renumbered like the threads (and its name with it) */
 static int fold_objects(merged* m, const cpr_profile* p, const size_t* map, uint32_t base, cpr_error* err)
 {
@@ -125,6 +125,7 @@ static int fold_objects(merged* m, const cpr_profile* p, const size_t* map, uint
             c->id = (uint32_t)u;
             c->name = cpr_xstrdup(x.name);
             c->elf = cpr_xstrdup(o->elf);
+            c->symbol = o->symbol ? cpr_xstrdup(o->symbol) : NULL;
             c->frames = cpr_xmalloc((o->nframes + 1) * sizeof *c->frames);
             for (size_t k = 0; k < o->nframes; k++) {
                 c->frames[k].function = cpr_xstrdup(o->frames[k].function);
@@ -517,6 +518,7 @@ static int write_merged(const merged* m, const char* path)
             W(attr_u64(w, "id", i));
             W(attr_s(w, "kind", cpr_object_kinds[o->kind]));
             W(attr_s(w, "name", o->name));
+            if (o->symbol) W(attr_s(w, "symbol", o->symbol));
             W(attr_s(w, "elf", o->elf));
             W(attr_u64(w, "size", o->size));
             W(attr_u64(w, "blocks", o->blocks));
@@ -586,15 +588,16 @@ static void merge_help(void)
            "records that and the inputs (file, pid, exe).  The threads of each input\n"
            "are kept apart, numbered after those of the inputs before it (a stack\n"
            "object's thread and name with them).  Data objects (--objects=yes) are\n"
-           "matched by kind and name: reads, writes, bytes, blocks and written/produced\n"
-           "bytes summed, Alloc%%/Prod%% recomputed from the sums, peak bytes and last\n"
-           "access the maximum, first access the minimum, size the last input's; object\n"
-           "flows summed (UnMA the maximum).  First-read bytes of the edges are summed\n"
-           "when every input has them, else left out.  Phases, time slices and per-call\n"
-           "records belong to one process's clock and are not merged: the result has\n"
-           "none, and a note on stderr says which inputs had them.  Run\n"
-           "metadata (exe, args, pid, options) is taken from the first input; a note\n"
-           "on stderr says when the inputs were profiled with different options.\n"
+           "matched by kind, name and symbol (C++ statics): reads, writes, bytes,\n"
+           "blocks and written/produced bytes summed, Alloc%%/Prod%% recomputed from\n"
+           "the sums, peak bytes and last access the maximum, first access the\n"
+           "minimum, size the last input's; object flows summed (UnMA the maximum).\n"
+           "First-read bytes of the edges are summed when every input has them, else\n"
+           "left out.  Phases, time slices and per-call records belong to one\n"
+           "process's clock and are not merged: the result has none, and a note on\n"
+           "stderr says which inputs had them.  Run metadata (exe, args, pid,\n"
+           "options) is taken from the first input; a note on stderr says when the\n"
+           "inputs were profiled with different options.\n"
            "\n"
            "  -o, --output=FILE   the merged profile (required; written atomically, or in\n"
            "                      place if FILE is a device, pipe or symbolic link)\n"
@@ -750,6 +753,7 @@ int cpr_cmd_merge(int argc, char** argv)
     for (size_t i = 0; i < m.no; i++) {
         free(m.o[i].name);
         free(m.o[i].elf);
+        free(m.o[i].symbol);
         for (size_t k = 0; k < m.o[i].nframes; k++) {
             free(m.o[i].frames[k].function);
             free(m.o[i].frames[k].file);

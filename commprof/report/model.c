@@ -54,6 +54,7 @@ void cpr_profile_free(cpr_profile* p)
     for (size_t i = 0; i < p->nobjects; i++) {
         free(p->objects[i].name);
         free(p->objects[i].elf);
+        free(p->objects[i].symbol);
         for (size_t k = 0; k < p->objects[i].nframes; k++) {
             free(p->objects[i].frames[k].function);
             free(p->objects[i].frames[k].file);
@@ -505,5 +506,7 @@ size_t cpr_strmap_get(cpr_strmap* m, const char* key, size_t val, int insert)
 void cpr_object_key(cpr_buf* b, const cpr_object* o)
 {
     b->len = 0;
+    /* two C++ local statics of one name in one function share a name, not a symbol */
     cpr_buf_printf(b, "%s/%s", cpr_object_kinds[o->kind], o->name);
+    if (o->symbol) cpr_buf_printf(b, "/%s", o->symbol);
 }

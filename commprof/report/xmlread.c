@@ -348,6 +348,15 @@ static int on_object(rd* s)
         cpr_seterr(s->err, s->name, cur_line(s), "<object id=\"%u\">: empty name", o.id);
         goto out;
     }
+    xmlChar* sym = xmlTextReaderGetAttribute(s->r, BAD_CAST "symbol");
+    if (sym) {
+        o.symbol = cpr_xstrdup((const char*)sym);
+        xmlFree(sym);
+        if (!o.symbol[0]) {
+            cpr_seterr(s->err, s->name, cur_line(s), "<object id=\"%u\">: empty symbol", o.id);
+            goto out;
+        }
+    }
     if (attr_u64(s, "size", &o.size) || attr_u64(s, "blocks", &o.blocks) ||
         attr_u64(s, "total-bytes", &o.total_bytes) || attr_u64(s, "peak-bytes", &o.peak_bytes) ||
         attr_u64(s, "reads", &o.reads) || attr_u64(s, "read-bytes", &o.read_bytes) ||
@@ -386,6 +395,7 @@ out:
     if (!ok) {
         free(o.name);
         free(o.elf);
+        free(o.symbol);
     }
     return ok ? 0 : -1;
 }

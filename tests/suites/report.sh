@@ -541,6 +541,31 @@ else
 fi
 check merge-sections-valid xmllint --noout --relaxng "$RNG" "$T/merged-sections.xml"
 golden summary-merged-objects.txt "$CPR" summary --table=objects "$T/merged-sections.xml"
+# C++ statics: the demangled name and the symbol.  Two local statics of one name
+# in one function (symbols ..E1n and ..E1n_0) stay two objects in a merge, the
+# same symbol in both profiles is one, and the symbol attribute is kept.
+sed 's/kind="static" name="table"/kind="static" name="ns::f()::n" symbol="_ZZN2ns1fEvE1n"/' \
+    in/sections.xml >"$T/sym1.xml"
+sed 's/kind="static" name="table"/kind="static" name="ns::f()::n" symbol="_ZZN2ns1fEvE1n_0"/' \
+    in/sections2.xml >"$T/sym2.xml"
+sed 's/kind="static" name="table"/kind="static" name="ns::f()::n" symbol="_ZZN2ns1fEvE1n"/' \
+    in/sections2.xml >"$T/sym3.xml"
+r "$CPR" merge -o "$T/merged-sym12.xml" "$T/sym1.xml" "$T/sym2.xml"
+why=
+((rc == 0)) || why+="exit $rc: $(cat "$T/err"); "
+[[ $(grep -c 'name="ns::f()::n"' "$T/merged-sym12.xml") == 2 ]] || why+="not two objects ns::f()::n; "
+grep -q 'name="ns::f()::n" symbol="_ZZN2ns1fEvE1n_0"' "$T/merged-sym12.xml" || why+="symbol not kept; "
+xmllint --noout --relaxng "$RNG" "$T/merged-sym12.xml" 2>/dev/null || why+="merged file not valid; "
+if [[ -z $why ]]; then pass merge-statics-by-symbol; else fail merge-statics-by-symbol "$why"; fi
+r "$CPR" merge -o "$T/merged-sym13.xml" "$T/sym1.xml" "$T/sym3.xml"
+if ((rc == 0)) && [[ $(grep -c 'name="ns::f()::n"' "$T/merged-sym13.xml") == 1 ]]; then
+    pass merge-statics-same-symbol
+else
+    fail merge-statics-same-symbol "exit $rc: $(grep -c 'name="ns::f()::n"' "$T/merged-sym13.xml") objects ns::f()::n"
+fi
+sed 's/kind="static" name="table"/kind="static" name="table" symbol=""/' in/sections.xml >"$T/sym-empty.xml"
+r "$CPR" validate "$T/sym-empty.xml"
+if ((rc != 0)) && grep -q 'empty symbol\|symbol' "$T/err"; then pass error-empty-symbol; else fail error-empty-symbol "exit $rc: $(cat "$T/err")"; fi
 # the SVGs parse, names escaped
 "$CPR" timeline -o "$T/tl.svg" "$SX" 2>"$T/err"
 check timeline-svg-xml bash -c 'xmllint --noout "$1" && grep -q "filter&lt;int&gt;&amp;" "$1" && grep -q "detected phase 8: slices 18-18" "$1"' _ "$T/tl.svg"
