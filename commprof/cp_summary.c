@@ -18,8 +18,11 @@ static Bool inlined_header_on_path(const CpObject* o)
    for (UInt i = 0; i < o->n_frames; i++) {
       const CpAllocFrame* f = &o->frames[i];
       if (f->line && cp_objects_is_header(f->file)) {
+         /* a function of the program defined outside a header (a function
+            defined in a header, a static inline one, is code of its own) */
          for (UInt n = 0; n < cp_n_nodes; n++)
-            if (cp_nodes[n]->kind == CP_KIND_FUNCTION && VG_(strcmp)(cp_nodes[n]->name, f->fn) == 0)
+            if (cp_nodes[n]->kind == CP_KIND_FUNCTION && VG_(strcmp)(cp_nodes[n]->name, f->fn) == 0
+                && cp_nodes[n]->file[0] && !cp_objects_is_header(cp_nodes[n]->file))
                return True;
       }
       HChar name[300];
