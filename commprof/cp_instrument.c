@@ -666,7 +666,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          flush_accesses(sb, &acc);               /* the previous instruction's */
          ia = st->Ist.IMark.addr;
          ilen = st->Ist.IMark.len;
-         CpNode* prev_node = node;
          node = resolve(ia, &is_entry);
          n_insn_loads = 0;
          insn_mem = False;
@@ -674,8 +673,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
-         if (prev_node && node && node != prev_node && !is_entry)
-            emit_split_jump(sb, layout, prev_node, ia, NULL);   /* a jump VEX followed */
          run_stale = False;
          if (pend_n == 0 || run == NULL) {
             /* a new run: generated code says so for cp_instrument_fault */
