@@ -231,8 +231,10 @@ static UInt frame_id(const HChar* fn, const HChar* file, UInt line)
 }
 
 /* One line of VG_(describe_IP), "0xADDR: FN (FILE:LINE)" or "0xADDR: FN (in
-   OBJECT)", as a frame id; False if it has neither shape. */
-static Bool frame_of_description(const HChar* d, UInt* id)
+   OBJECT)": its function, the basename of its file ("" and line 0 for the
+   second shape) and line; False if it has neither shape. */
+typedef struct { HChar fn[256]; HChar file[256]; UInt line; } Described;
+static Bool parse_description(const HChar* d, Described* out)
 {
    const HChar* fn = VG_(strstr)(d, ": ");
    SizeT len = VG_(strlen)(d);
@@ -243,27 +245,26 @@ static Bool frame_of_description(const HChar* d, UInt* id)
    for (const HChar* q = d + len - 1; q > fn; q--)
       if (q[0] == '(' && q[-1] == ' ') { open = q; break; }
    if (open == NULL) return False;
-   HChar fnbuf[256], file[256];
    SizeT fn_len = (SizeT)(open - 1 - fn);
-   if (fn_len == 0 || fn_len >= sizeof fnbuf) return False;
-   VG_(memcpy)(fnbuf, fn, fn_len);
-   fnbuf[fn_len] = 0;
-   UInt line = 0;
-   file[0] = 0;
+   if (fn_len == 0 || fn_len >= sizeof out->fn) return False;
+   VG_(memcpy)(out->fn, fn, fn_len);
+   out->fn[fn_len] = 0;
+   out->line = 0;
+   out->file[0] = 0;
    const HChar* loc = open + 1;
    SizeT loc_len = (SizeT)(d + len - 1 - loc);
-   if (!(loc_len >= 3 && loc[0] == 'i' && loc[1] == 'n' && loc[2] == ' ')) {
-      const HChar* colon = NULL;
-      for (SizeT k = 0; k < loc_len; k++) if (loc[k] == ':') colon = loc + k;
-      if (colon == NULL || colon == loc || (SizeT)(colon - loc) >= sizeof file) return False;
-      for (const HChar* q = colon + 1; q < loc + loc_len; q++) {
-         if (*q < '0' || *q > '9') return False;
-         line = line * 10 + (UInt)(*q - '0');
-      }
-      VG_(memcpy)(file, loc, (SizeT)(colon - loc));
-      file[colon - loc] = 0;
+   if (loc_len >= 3 && loc[0] == 'i' && loc[1] == 'n' && loc[2] == ' ') return True;
+   const HChar* colon = NULL;
+   for (SizeT k = 0; k < loc_len; k++) if (loc[k] == ':') colon = loc + k;
+   if (colon == NULL || colon == loc || (SizeT)(colon - loc) >= sizeof out->file) return False;
+   for (const HChar* q = colon + 1; q < loc + loc_len; q++) {
+      if (*q < '0' || *q > '9') return False;
+      out->line = out->line * 10 + (UInt)(*q - '0');
    }
-   *id = frame_id(fnbuf, VG_(basename)(file), line);
+   HChar path[256];
+   VG_(memcpy)(path, loc, (SizeT)(colon - loc));
+   path[colon - loc] = 0;
+   VG_(strcpy)(out->file, VG_(basename)(path));
    return True;
 }
 
@@ -277,17 +278,16 @@ static const IpEnt* intern_frames(Addr ip)
    DiEpoch ep = VG_(current_DiEpoch)();
    /* ip is a return address: the call is the instruction before it */
    Addr call = ip - 1;
-   /* the functions inlined at the call: every description but the last */
+   /* the functions inlined at the call: every description but the last,
+      which is the function holding the call */
    InlIPCursor* iipc = VG_(new_IIPC)(ep, call);
-   HChar desc[512];
+   Described last;
+   Bool last_ok;
    for (;;) {
-      const HChar* d = VG_(describe_IP)(ep, call, iipc);
-      VG_(strncpy)(desc, d, sizeof desc - 1);
-      desc[sizeof desc - 1] = 0;
-      if (!VG_(next_IIPC)(iipc)) break;             /* that was the last one */
-      UInt id;
-      if (e->n < MAX_INLINED && frame_of_description(desc, &id)) e->frame[e->n++] = id;
+      last_ok = parse_description(VG_(describe_IP)(ep, call, iipc), &last);
+      if (!VG_(next_IIPC)(iipc)) break;
       cp_objects_inline_seen = True;
+      if (e->n < MAX_INLINED && last_ok) e->frame[e->n++] = frame_id(last.fn, last.file, last.line);
    }
    VG_(delete_IIPC)(iipc);
    const HChar* fn = NULL;
@@ -304,11 +304,11 @@ static const IpEnt* intern_frames(Addr ip)
       file = "";
       line = 0;
    }
-   if (e->n > 0) {
+   if (e->n > 0 && last_ok) {
       /* the function holding the call is charged at the line of the outermost
          inlined call, which the last description gives */
-      UInt id;
-      if (frame_of_description(desc, &id)) { file = frames[id].file; line = frames[id].line; }
+      file = last.file;
+      line = last.line;
    }
    e->frame[e->n++] = frame_id(fnbuf, file, line);
    VG_(HT_add_node)(ip_frames, e);
@@ -329,6 +329,19 @@ Bool cp_objects_is_header(const HChar* file)
    return False;
 }
 
+/* Is frame f a header line in a function of the program defined outside a
+   header: library code inlined into it (new_allocator.h in a function that
+   makes a std::vector)?  A function defined in a header, a static inline
+   one, is code of its own. */
+static Bool inlined_library_line(const CpAllocFrame* f)
+{
+   if (f->line == 0 || !cp_objects_is_header(f->file)) return False;
+   for (UInt n = 0; n < cp_n_nodes; n++)
+      if (cp_nodes[n]->kind == CP_KIND_FUNCTION && VG_(strcmp)(cp_nodes[n]->name, f->fn) == 0)
+         return cp_nodes[n]->file[0] && !cp_objects_is_header(cp_nodes[n]->file);
+   return False;
+}
+
 static UInt object_for_path(const UInt* ids, UInt n)
 {
    UWord h = n;
@@ -342,15 +355,20 @@ static UInt object_for_path(const UInt* ids, UInt n)
    /* new object: named after the innermost frame with a source line that is
       not in a header (the program's call, not the library code inlined into
       it: new_allocator.h for a std::vector), else the innermost with a line */
-   HChar name[512];
-   name[0] = 0;
-   for (UInt pass = 0; pass < 2 && !name[0]; pass++)
-      for (UInt i = 0; i < n && !name[0]; i++)
+   UInt at = n;                               /* the frame it is named after */
+   for (UInt pass = 0; pass < 2 && at == n; pass++)
+      for (UInt i = 0; i < n && at == n; i++)
          if (frames[ids[i]].line && (pass == 1 || !cp_objects_is_header(frames[ids[i]].file)))
-            VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[i]].file),
-                          frames[ids[i]].line);
-   if (!name[0]) VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[0]].fn : "???");
+            at = i;
+   HChar name[512];
+   if (at < n)
+      VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[at]].file),
+                    frames[ids[at]].line);
+   else
+      VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[0]].fn : "???");
    CpObject* o = new_object(CP_OBJ_HEAP, name, NULL);
+   for (UInt i = 0; i < n && i <= at && !o->inlined_library; i++)
+      o->inlined_library = inlined_library_line(&frames[ids[i]]);
    o->n_frames = n;
    o->frames = VG_(malloc)("cp.obj.path", (n ? n : 1) * sizeof(CpAllocFrame));
    for (UInt i = 0; i < n; i++) o->frames[i] = frames[ids[i]];

@@ -30,6 +30,9 @@ typedef struct {
    HChar* symbol;               /* static with a demangled name: the symbol; else NULL */
    HChar* elf;                  /* static and section: the object file; else "" */
    CpAllocFrame* frames;        /* heap: the allocation path, innermost call first */
+   Bool   inlined_library;      /* heap: up to the frame it is named after, the path has
+                                   library code inlined into a function of the program
+                                   (named better with --read-inline-info=yes) */
    UInt   n_frames;
    Addr   addr;                 /* static, section, stack: start */
    SizeT  size;                 /* static, section: size; heap: size of the last block */

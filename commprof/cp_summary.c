@@ -6,32 +6,6 @@
 #include "cp_nodes.h"
 #include "cp_objects.h"
 
-/* Does a heap object's path, up to the call it is named after, hold a line
-   of a header in a function of the program: library code inlined into it
-   (new_allocator.h in a function that makes a std::vector)?  Then, without
-   inline info, the object is named after that header line or after a call
-   further out, and objects made at different lines of that function are
-   one. */
-static Bool inlined_header_on_path(const CpObject* o)
-{
-   if (o->kind != CP_OBJ_HEAP) return False;
-   for (UInt i = 0; i < o->n_frames; i++) {
-      const CpAllocFrame* f = &o->frames[i];
-      if (f->line && cp_objects_is_header(f->file)) {
-         /* a function of the program defined outside a header (a function
-            defined in a header, a static inline one, is code of its own) */
-         for (UInt n = 0; n < cp_n_nodes; n++)
-            if (cp_nodes[n]->kind == CP_KIND_FUNCTION && VG_(strcmp)(cp_nodes[n]->name, f->fn) == 0
-                && cp_nodes[n]->file[0] && !cp_objects_is_header(cp_nodes[n]->file))
-               return True;
-      }
-      HChar name[300];
-      VG_(snprintf)(name, sizeof name, "%s:%u", VG_(basename)(f->file), f->line);
-      if (f->line && VG_(strcmp)(name, o->name) == 0) break;     /* the call it is named after */
-   }
-   return False;
-}
-
 /* The objects that carried most bytes between functions. */
 static void print_objects(const CpReport* r)
 {
@@ -39,7 +13,6 @@ static void print_objects(const CpReport* r)
    for (UInt i = 0; i < r->n_flows; i++)
       if (r->flows[i].producer != r->flows[i].consumer) via[r->flows[i].object] += r->flows[i].bytes;
    UInt top = cp_clo.summary_edges;
-   Bool header_named = False;
    VG_(umsg)("\n");
    VG_(umsg)("Top objects by bytes passed between functions:\n");
    VG_(umsg)("%15s %12s %12s  %s\n", "bytes", "size", "accesses", "object");
@@ -54,9 +27,10 @@ static void print_objects(const CpReport* r)
                 o->reads + o->writes, o->name);
       via[best] = 0;
    }
-   for (UInt i = 0; i < cp_n_objects && !header_named && !cp_objects_inline_seen; i++)
-      if (cp_objects[i]->selected && inlined_header_on_path(cp_objects[i])) header_named = True;
-   if (header_named && !cp_objects_inline_seen)
+   Bool inlined = False;
+   for (UInt i = 0; i < cp_n_objects && !cp_objects_inline_seen; i++)
+      if (cp_objects[i]->selected && cp_objects[i]->inlined_library) inlined = True;
+   if (inlined)
       VG_(umsg)("(Some heap objects were allocated by library code inlined into your functions, such as\n"
                 " new_allocator.h's: --read-inline-info=yes names them after the lines that made them.)\n");
    VG_(free)(via);
