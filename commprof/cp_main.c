@@ -75,18 +75,20 @@ static void cp_fini(Int exitcode)
       cp_shadow_get_stats(&cp_shadow, &st);
       ULong written = cp_shadow_written_bytes(&cp_shadow);
       /* hundredths of shadow bytes per application byte */
-      ULong per = written ? st.bytes_live * 100 / written : 0;
+      ULong table = cp_shadow_table_bytes(&st);
+      ULong per = written ? (st.bytes_live + table) * 100 / written : 0;
       ULong per_ck = st.ckpt_written_bytes ? st.ckpt_shadow_bytes * 100 / st.ckpt_written_bytes : 0;
       VG_(dmsg)("commprof: shadow chunks: %llu live, %llu peak; %llu bytes live, %llu bytes peak\n",
                 st.chunks_live, st.chunks_peak, st.bytes_live, st.bytes_peak);
+      VG_(dmsg)("commprof: shadow table: %llu pages used, %llu bytes\n", st.table_pages, table);
       VG_(dmsg)("commprof: shadow: %llu chunks materialised, %llu made uniform again;"
                 " %llu coarse and %llu wide live; %llu refined, %llu palettes compacted,"
                 " %llu chunks widened\n",
                 st.materialised, st.made_uniform, st.coarse_live, st.wide_live, st.refined,
                 st.compacted, st.widened);
       VG_(dmsg)("commprof: application bytes with a producer at exit: %llu;"
-                " shadow bytes per such byte: %llu.%02llu\n", written, per / 100, per % 100);
-      VG_(dmsg)("commprof: near the peak: %llu shadow bytes for %llu application bytes with a"
+                " shadow bytes (chunks and table) per such byte: %llu.%02llu\n", written, per / 100, per % 100);
+      VG_(dmsg)("commprof: near the peak: %llu shadow bytes (chunks and table) for %llu application bytes with a"
                 " producer: %llu.%02llu shadow bytes per byte\n",
                 st.ckpt_shadow_bytes, st.ckpt_written_bytes, per_ck / 100, per_ck % 100);
       VG_(dmsg)("commprof: address sets: %llu bitmaps live, %llu peak (%llu bytes peak);"

@@ -108,7 +108,11 @@ static inline void set_was_fine(CpShadowMap* m, const CpSlot* slot, Bool v)
 static inline void mark_used(CpShadowMap* m, Addr cn)
 {
    Addr pg = cn / CP_SLOTS_PER_PAGE;
-   m->used_pages[pg >> 3] |= (UChar)(1u << (pg & 7));
+   UChar bit = (UChar)(1u << (pg & 7));
+   if (CP_UNLIKELY(!(m->used_pages[pg >> 3] & bit))) {
+      m->used_pages[pg >> 3] |= bit;
+      m->stats.table_pages++;
+   }
 }
 
 static inline Bool page_used(const CpShadowMap* m, Addr pg)
@@ -757,6 +761,6 @@ ULong cp_shadow_written_bytes(CpShadowMap* m)
 static void checkpoint(CpShadowMap* m)
 {
    m->stats.ckpt_chunks = m->stats.chunks_live;
-   m->stats.ckpt_shadow_bytes = m->stats.bytes_live;
+   m->stats.ckpt_shadow_bytes = m->stats.bytes_live + cp_shadow_table_bytes(&m->stats);
    m->stats.ckpt_written_bytes = cp_shadow_written_bytes(m);
 }

@@ -116,6 +116,8 @@ typedef struct {
    ULong bytes_live;         /* shadow bytes in materialised chunks */
    ULong bytes_peak;
    ULong high_chunks_live;   /* slots above the direct range that are not uniform 0 */
+   ULong table_pages;        /* pages of the primary table ever given a slot other than
+                                uniform 0 (CP_SLOTS_PER_PAGE slots, 4 KiB each) */
    ULong made_uniform;       /* times a materialised chunk turned uniform */
    ULong materialised;       /* times a chunk was materialised */
    ULong compacted;          /* times a full palette dropped unused writers */
@@ -125,7 +127,7 @@ typedef struct {
       past 9/8 of the last checkpoint, the map counts the application bytes
       that have a writer (a scan of the materialised chunks). */
    ULong ckpt_chunks;        /* live chunks at the last checkpoint */
-   ULong ckpt_shadow_bytes;  /* shadow bytes live then */
+   ULong ckpt_shadow_bytes;  /* shadow bytes live then: chunks and table */
    ULong ckpt_written_bytes; /* application bytes with a writer then */
 } CpShadowStats;
 
@@ -166,6 +168,13 @@ typedef struct {
       blocks much like those freed), not coarse and then fine again. */
    UChar       was_fine[CP_PRIMARY_SIZE / 8];
 } CpShadowMap;
+
+/* Bytes of the primary table in use (its pages that have held a slot other
+   than uniform 0): shadow memory besides the chunks. */
+static inline ULong cp_shadow_table_bytes(const CpShadowStats* st)
+{
+   return st->table_pages * CP_SLOTS_PER_PAGE * (ULong)sizeof(CpSlot);
+}
 
 /* The map of last writers. */
 extern CpShadowMap cp_shadow;

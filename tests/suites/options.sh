@@ -261,6 +261,35 @@ why=
 grep -q '</commprof>' "$T/real.xml" 2>/dev/null || why+="no profile in the link's file; "
 if [[ -z $why ]]; then pass out-symlink; else fail out-symlink "${why}stderr: $(tail -c 300 "$T/err")"; fi
 
+# --stats=yes: the shadow lines agree with each other (the table's pages are
+# shadow bytes like the chunks')
+for g in 1 4; do
+    vg --commprof-out-file=none --stats=yes --granularity=$g
+    out=$(python3 - "$T/err" <<'PYEOF' 2>&1
+import re, sys
+e = open(sys.argv[1]).read()
+def num(pat):
+    m = re.search(pat, e)
+    if not m: sys.exit('no line matching %r' % pat)
+    return [int(x) for x in m.groups()]
+live, peak, blive, bpeak = num(r'shadow chunks: (\d+) live, (\d+) peak; (\d+) bytes live, (\d+) bytes peak')
+pages, tbytes = num(r'shadow table: (\d+) pages used, (\d+) bytes')
+written, per, per100 = num(r'at exit: (\d+); shadow bytes \(chunks and table\) per such byte: (\d+)\.(\d\d)')
+ck, ckw, ckp, ckp100 = num(r'near the peak: (\d+) shadow bytes \(chunks and table\) for (\d+) application bytes with a producer: (\d+)\.(\d\d)')
+bad = []
+if pages < 1 or tbytes != pages * 4096: bad.append('table: %d pages, %d bytes' % (pages, tbytes))
+if not (live <= peak and blive <= bpeak and live >= 1): bad.append('chunks %d/%d, bytes %d/%d' % (live, peak, blive, bpeak))
+if written < 256 or per * 100 + per100 != (blive + tbytes) * 100 // written:
+    bad.append('at exit: %d bytes, %d.%02d per byte' % (written, per, per100))
+if not (tbytes <= ck <= bpeak + tbytes) or ckw < 1 or ckp * 100 + ckp100 != ck * 100 // ckw:
+    bad.append('near the peak: %d for %d, %d.%02d' % (ck, ckw, ckp, ckp100))
+if bad: sys.exit('; '.join(bad))
+PYEOF
+)
+    if ((rc == 0)) && [[ -z $out ]]; then pass "stats-shadow --granularity=$g"
+    else fail "stats-shadow --granularity=$g" "exit $rc; $out"; fi
+done
+
 # ---------------------------------------------------------------------------
 # 4. --help lists every option
 

@@ -70,6 +70,7 @@
 static CpShadowMap M;
 
 #define CH          CP_CHUNK_SIZE
+#define K64         ((Addr)0x10000)   /* the windows' unit: 64 KiB, a multiple of CH */
 #define TOPA        (~(Addr)0)
 #define DIRECT_END  ((Addr)1 << CP_DIRECT_BITS)
 #define U(w)        CP_SLOT_UNIFORM(w)
@@ -129,12 +130,12 @@ static Win* win_add(const char* name, Addr base, Addr nch)
 enum { W_LOW, W_MID, W_B37, W_7FFF, W_FAR, W_TOP, W_STD_N };
 static void std_windows(void)
 {
-   win_add("low", 0, 3);
-   win_add("mid", 0x0000000400030000UL, 3);
-   win_add("2^37", DIRECT_END - 2 * CH, 4);
-   win_add("7fff", 0x00007ffffffe0000UL, 3);
-   win_add("far", 0x123456789abc0000UL, 2);
-   win_add("top", (Addr)0 - 3 * CH, 3);
+   win_add("low", 0, 3 * K64 / CH);
+   win_add("mid", 0x0000000400030000UL, 3 * K64 / CH);
+   win_add("2^37", DIRECT_END - 2 * K64, 4 * K64 / CH);
+   win_add("7fff", 0x00007ffffffe0000UL, 3 * K64 / CH);
+   win_add("far", 0x123456789abc0000UL, 2 * K64 / CH);
+   win_add("top", (Addr)0 - 3 * K64, 3 * K64 / CH);
 }
 
 static void model_free_all(void)
@@ -362,6 +363,9 @@ static void verify_stats(void)
    CHECK_EQ(st.bytes_live, wide * WIDE_BYTES + coarse * COARSE_BYTES
                            + (live - wide - coarse) * NARROW_BYTES,
             "stats.bytes_live after %s", opdesc);
+   ULong used = 0;
+   for (SizeT i = 0; i < sizeof M.used_pages; i++) used += (ULong)__builtin_popcount(M.used_pages[i]);
+   CHECK_EQ(st.table_pages, used, "stats.table_pages (table pages marked used) after %s", opdesc);
    CHECK(st.chunks_peak >= seen_live_max && st.chunks_peak >= last_st.chunks_peak,
          "after %s: stats.chunks_peak = %llu, but %llu chunks were seen live (previous peak %llu)",
          opdesc, (unsigned long long)st.chunks_peak, (unsigned long long)seen_live_max,
@@ -850,7 +854,7 @@ static void case_uniform(uintptr_t g)
          slot_str(cp_shadow_slot(&M, lowc)));
    CHECK(st.chunks_live == 0 && st.materialised == 0, "a uniform chunk costs a chunk");
    op_store(lowc + 0x100, 8, 5);                     /* the writer it already has */
-   op_set(lowc + 0x300, 0x1000, 5);
+   op_set(lowc + 0x300, CH / 2, 5);
    cp_shadow_get_stats(&M, &st);
    CHECK(cp_shadow_slot(&M, lowc) == U(5) && st.materialised == 0,
          "writing a uniform chunk's own writer materialised it");
@@ -884,7 +888,7 @@ static void case_uniform(uintptr_t g)
             (unsigned long long)st.made_uniform, (unsigned long long)st.chunks_live);
       verify_span(lowc, lowc + CH - 1);
       /* descending */
-      op_store(lowc + 0x2000 + 8 * si, 8, 6);
+      op_store(lowc + CH / 2 + 8 * si, 8, 6);
       for (Addr off = CH; off > 0; off -= sz) op_store(lowc + off - sz, sz, 30 + (UInt)si);
       CHECK(cp_shadow_slot(&M, lowc) == U(30 + (UInt)si),
             "after descending %lu-byte stores over the whole chunk by one writer: %s",
@@ -894,7 +898,7 @@ static void case_uniform(uintptr_t g)
 
    /* all blocks covered from a sub-block offset: uniform iff g > 0 */
    op_store(lowc, 1, 11);
-   op_store(lowc + 0x5000, 8, 12);
+   op_store(lowc + CH * 5 / 16, 8, 12);
    op_set(lowc + 1, CH - 1, 13);
    CpSlot s = cp_shadow_slot(&M, lowc);
    if (G) CHECK(s == U(13), "set_range(chunk+1, 64K-1, w) covers every block at g=%u: %s",
@@ -1113,7 +1117,7 @@ static void case_wrap_clamp(uintptr_t g)
    verify_all();
    op_set(TOPA - 99, 0x300, 0);                      /* writer 0, partial top chunk */
    verify_all();
-   op_set(TOPA - 0xffff, CH + 0x300, 0);             /* writer 0, whole top chunk */
+   op_set(TOPA - (CH - 1), CH + 0x300, 0);           /* writer 0, whole top chunk */
    verify_all();
    CHECK(cp_shadow_slot(&M, TOPA) == U(0), "top chunk after a wrapping 0 range: %s",
          slot_str(cp_shadow_slot(&M, TOPA)));
@@ -1197,37 +1201,39 @@ static void case_palette(uintptr_t g)
    Addr base = w->base;                      /* a chunk of the low window */
    Addr blk = (Addr)1 << G;
    CpShadowStats st;
-   /* 256 writers (the one of the uniform chunk, 0, and 255 more), each in
+   const UInt P = CP_PAL_SIZE;
+   CHECK((3 * P + 1) * blk <= CH, "test bug: the palette case needs 3 * CP_PAL_SIZE blocks a chunk");
+   /* P writers (the one of the uniform chunk, 0, and P - 1 more), each in
       its own block */
-   for (UInt k = 0; k < 255; k++) {
+   for (UInt k = 0; k < P - 1; k++) {
       op_set(base + k * blk, 1, 100 + k);
       check_load(base + k * blk, 1);
    }
    cp_shadow_get_stats(&M, &st);
-   CHECK_EQ(st.compacted, 0, "compactions with 256 writers");
-   CHECK_EQ(st.widened, 0, "chunks widened with 256 writers");
+   CHECK_EQ(st.compacted, 0, "compactions with a full palette");
+   CHECK_EQ(st.widened, 0, "chunks widened with a full palette");
    verify_all();
-   /* most of them overwritten by one of them: the 257th writer compacts */
-   op_set(base, 200 * blk, 100);
-   op_set(base + 300 * blk, blk, 5000);
+   /* most of them overwritten by one of them: the next writer compacts */
+   op_set(base, (P * 3 / 4) * blk, 100);
+   op_set(base + (P + P / 4) * blk, blk, 5000);
    cp_shadow_get_stats(&M, &st);
    if (COMPACT) {
-      CHECK_EQ(st.compacted, 1, "compactions after 200 of 256 writers were overwritten");
-      CHECK_EQ(st.widened, 0, "chunks widened after a compaction that freed 199 entries");
+      CHECK_EQ(st.compacted, 1, "compactions after 3/4 of a full palette were overwritten");
+      CHECK_EQ(st.widened, 0, "chunks widened after a compaction that freed 3/4 of the palette");
       CHECK(!CP_SLOT_IS_WIDE(cp_shadow_slot(&M, base)), "the chunk is wide after compaction");
    }
    verify_all();
-   for (Addr k = 0; k < 310; k++) check_load(base + k * blk, 1);
-   /* 300 live writers in the chunk: it turns wide */
-   for (UInt k = 0; k < 300; k++) op_set(base + (400 + k) * blk, blk, 20000 + k);
+   for (Addr k = 0; k < P + P / 4 + 10; k++) check_load(base + k * blk, 1);
+   /* more live writers than the palette holds: the chunk turns wide */
+   for (UInt k = 0; k < P + P / 4; k++) op_set(base + (P + P / 2 + k) * blk, blk, 20000 + k);
    cp_shadow_get_stats(&M, &st);
    if (COMPACT) {
-      CHECK_EQ(st.widened, 1, "chunks widened with 300 live writers");
-      CHECK(CP_SLOT_IS_WIDE(cp_shadow_slot(&M, base)), "the chunk is compact with 300 live writers");
+      CHECK_EQ(st.widened, 1, "chunks widened with too many live writers");
+      CHECK(CP_SLOT_IS_WIDE(cp_shadow_slot(&M, base)), "the chunk is compact with too many live writers");
       CHECK_EQ(st.wide_live, 1, "wide chunks live");
    }
    verify_all();
-   for (Addr k = 0; k < 710; k++) check_load(base + k * blk, 2 * blk);
+   for (Addr k = 0; k < 3 * P; k++) check_load(base + k * blk, 2 * blk);
    /* one writer over the whole chunk: uniform again, the wide chunk released */
    op_set(base, CH, 9);
    CHECK(cp_shadow_slot(&M, base) == U(9), "a chunk written whole is %s",
@@ -1298,6 +1304,7 @@ static void case_coarse(uintptr_t g)
    std_windows();
    Addr base = W[W_MID].base;
    CpShadowStats st;
+   const UInt P = CP_PAL_SIZE;
    Bool coarse_map = COMPACT && G == 0;
    op_store(base + 64, 8, 5);                       /* words: coarse */
    op_store(base + 72, 4, 6);
@@ -1350,25 +1357,25 @@ static void case_coarse(uintptr_t g)
    verify_all();
    /* a coarse chunk with too many live writers widens directly */
    Addr b3 = base + 2 * CH;
-   for (UInt k = 0; k < 300; k++) op_store(b3 + 8 * k, 8, 500 + k);
+   for (UInt k = 0; k < P + P / 4; k++) op_store(b3 + 8 * k, 8, 500 + k);
    cp_shadow_get_stats(&M, &st);
    if (COMPACT)
-      CHECK(CP_SLOT_IS_WIDE(cp_shadow_slot(&M, b3)), "300 live writers: the chunk is %s",
+      CHECK(CP_SLOT_IS_WIDE(cp_shadow_slot(&M, b3)), "too many live writers: the chunk is %s",
             slot_str(cp_shadow_slot(&M, b3)));
-   for (UInt k = 0; k < 300; k++) check_load(b3 + 8 * k + (k & 7), 1);
+   for (UInt k = 0; k < P + P / 4; k++) check_load(b3 + 8 * k + (k & 7), 1);
    verify_all();
    /* a full palette of a coarse chunk is compacted, and the chunk stays coarse */
    Addr b4 = W[W_7FFF].base;
-   for (UInt k = 0; k < 255; k++) op_store(b4 + 4 * k, 4, 900 + k);
-   op_set(b4, 4 * 200, 900);
-   op_store(b4 + 4096, 4, 5000);
+   for (UInt k = 0; k < P - 1; k++) op_store(b4 + 4 * k, 4, 900 + k);
+   op_set(b4, 4 * (P * 3 / 4), 900);
+   op_store(b4 + 4 * (P + 8), 4, 5000);
    cp_shadow_get_stats(&M, &st);
    if (coarse_map) {
       CHECK(CP_SLOT_IS_COARSE(cp_shadow_slot(&M, b4)), "after a compaction the chunk is %s",
             slot_str(cp_shadow_slot(&M, b4)));
       CHECK(st.compacted >= 1, "no compaction of a coarse chunk's palette");
    }
-   for (UInt k = 0; k < 260; k++) check_load(b4 + 4 * k, 4);
+   for (UInt k = 0; k < P + 8; k++) check_load(b4 + 4 * k, 4);
    verify_all();
    /* overwritten whole by word stores: uniform again */
    for (Addr o = 0; o < CH; o += 8) op_store(base + o, 8, 11);
@@ -1392,7 +1399,7 @@ static void case_heap_frees(uintptr_t g)
 {
    setup(g);
    std_windows();
-   Win* hw = win_add("heap", 0x0000001800000000UL, 3);
+   Win* hw = win_add("heap", 0x0000001800000000UL, 3 * K64 / CH);
    static Addr ba[HF_MAXB];
    static SizeT bs[HF_MAXB];
    static unsigned live[HF_MAXB], order[HF_MAXB];
