@@ -845,10 +845,11 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       emit_split_jump(sb, layout, node, (Addr)sbIn->next->Iex.Const.con->Ico.U64, NULL);
 
    if (sbIn->jumpkind == Ijk_Ret
-       || (sbIn->jumpkind == Ijk_Boring && node == NULL && sbIn->next->tag != Iex_Const)) {
+       || (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag != Iex_Const)) {
       /* the frames of the functions returned from are now above sp; so are
-         the frames a jump of code without a node leaves (longjmp, the
-         unwinder landing in a C++ handler) */
+         the frames an indirect jump leaves (longjmp, the unwinder landing in
+         a C++ handler), whether its code has a node (--nodes=all) or not; a
+         jump within a function (a switch) or a tail call leaves none */
       IRExpr* sp = get_sp(sb, layout);
       emit_unwind_check(sb, sp);
    }
