@@ -179,7 +179,10 @@ static SizeT pool_chunk_bytes(const CpShadowMap* m, UInt k)
    return k == POOL_WIDE ? m->chunk_bytes : k == POOL_FINE ? m->nchunk_bytes : m->cchunk_bytes;
 }
 
-/* A chunk of kind k: a kept one, or new memory.  Before taking new memory,
+/* A chunk of kind k: a kept one, or new memory.  New chunks come from the
+   tool's heap (zeroed): they are a few KiB and many, and a mapping of their
+   own each would cost a system call and a segment of the address-space
+   manager, and round each up to whole pages.  Before taking new memory,
    kept chunks of the other kinds are given back until the live and kept
    chunks and the new one fit in the peak of the live ones, so that keeping
    chunks never raises the memory the map holds above that peak. */
@@ -194,9 +197,9 @@ static void* pool_take(CpShadowMap* m, UInt k)
             m->pool[j] = *(void**)q;
             m->pool_n[j]--;
             m->pool_bytes -= pool_chunk_bytes(m, j);
-            CP_BIG_FREE(q, pool_chunk_bytes(m, j));
+            CP_FREE(q);
          }
-      return CP_BIG_ALLOC(bytes);
+      return CP_CALLOC("cp.shadow.chunk", bytes);
    }
    m->pool[k] = *(void**)p;
    m->pool_n[k]--;
@@ -213,7 +216,7 @@ static void pool_put(CpShadowMap* m, UInt k, void* p)
       m->pool_n[k]++;
       m->pool_bytes += bytes;
    } else {
-      CP_BIG_FREE(p, bytes);
+      CP_FREE(p);
    }
 }
 

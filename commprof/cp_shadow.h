@@ -7,14 +7,15 @@
  * Layout (a hybrid, as in MCProf and memcheck):
  *   - a directly indexed primary table covering [0, 2^CP_DIRECT_BITS), the
  *     address range Valgrind hands to clients on amd64-linux, one slot per
- *     64 KiB chunk of application memory;
+ *     8 KiB chunk of application memory (small chunks, so that the sparse
+ *     data of a small program, a few KiB here and there, costs little);
  *   - a slot is either a *uniform* chunk, a tagged producer id meaning "every
  *     block of this chunk has this producer" (no memory at all: never-written
  *     memory is uniform 0, the shared read-only chunk of zeroes), or a pointer
  *     to a *materialised* chunk, made on the first write that breaks
  *     uniformity;
  *   - a materialised chunk is *compact* or *wide*.  A compact chunk holds one
- *     byte per block, an index into a palette of up to 256 writers kept in
+ *     byte per block, an index into a palette of up to 128 writers kept in
  *     the chunk's header (a chunk of memory rarely has more than a few
  *     writers at a time); a wide chunk holds the 32-bit writer of every
  *     block.  At granularity 1 a compact chunk starts *coarse*, with an
@@ -36,9 +37,9 @@
  *     cp_shadow.c);
  *   - for addresses at or above 2^CP_DIRECT_BITS, a hash table from chunk
  *     number to slot.
- * At granularity 1 a coarse chunk costs a little over 0.25 byte per
- * application byte (1 KiB of palette per 64 KiB), a fine one a little over
- * 1, a wide one 4; memory that was never written, or that one producer wrote
+ * At granularity 1 a coarse chunk costs about 0.33 byte per application
+ * byte (2 KiB of entries and 0.6 KiB of header and palette per 8 KiB), a
+ * fine one about 1.08, a wide one 4; memory that was never written, or that one producer wrote
  * entirely, costs nothing.
  *
  * The same structure serves, with other granularities, as the map from
@@ -53,7 +54,7 @@
 
 #include "cp_port.h"
 
-#define CP_CHUNK_BITS     16
+#define CP_CHUNK_BITS     13
 #define CP_CHUNK_SIZE     ((Addr)1 << CP_CHUNK_BITS)
 #define CP_DIRECT_BITS    37                       /* 128 GiB */
 #define CP_PRIMARY_SIZE   ((Addr)1 << (CP_DIRECT_BITS - CP_CHUNK_BITS))
@@ -69,13 +70,13 @@ typedef struct {
    UInt freed;               /* bytes made unwritten since the last count */
    UInt free_gap;            /* bytes to make unwritten before the next count */
    UInt free_snap;           /* writes when free_est was last exact */
-   UInt pad[10];             /* entries start on their own cache line */
+   UInt pad[10];             /* entries start 64 bytes into the chunk */
    UInt e[];                 /* CP_CHUNK_SIZE >> gran_log2 entries */
 } CpChunk;
 
 /* A compact chunk: a palette index per block. */
-#define CP_PAL_SIZE    256
-#define CP_PAL_HINTS   64
+#define CP_PAL_SIZE    128
+#define CP_PAL_HINTS   32
 #define CP_NCHUNK_TAIL 64    /* bytes after the entries that loads may read */
 typedef struct {
    UInt     writes;          /* as in CpChunk, at the same offsets */
