@@ -312,6 +312,17 @@ static UInt caller_context(CpThread* t, CpNode* n)
    return cp_node_context(n, callers, k)->id;
 }
 
+/* Pop the frames (down to the bottom one or a barrier) that a stack pointer
+   of sp has left: those whose sp is below it, or at it too with at_too. */
+static inline void drop_frames_below(CpThread* t, Addr sp, Bool at_too)
+{
+   drop_dead_alt_frames(t, sp);
+   UInt d = t->depth;
+   while (d > 1 && !t->frames[d - 1].barrier
+          && (t->frames[d - 1].sp < sp || (at_too && t->frames[d - 1].sp == sp))) d--;
+   pop_to(t, d);
+}
+
 /* Push a frame for n at sp, counting a call if count_call. */
 static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
 {
@@ -337,12 +348,9 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
       cp_thread_switch(VG_(get_running_tid)());
       t = cp_cur_thread;
    }
-   drop_dead_alt_frames(t, sp);
    /* frames at or below the new one are dead: returned from, tail-called
       over, or left by longjmp */
-   UInt d = t->depth;
-   while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp <= sp) d--;
-   pop_to(t, d);
+   drop_frames_below(t, sp, True);
    push_node(t, n, sp, True);
 }
 
@@ -378,10 +386,7 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
    CpThread* t = cp_cur_thread;
    if (UNLIKELY(t == NULL)) return;
    UInt d0 = t->depth;
-   drop_dead_alt_frames(t, sp);
-   UInt d = t->depth;
-   while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp < sp) d--;
-   pop_to(t, d);
+   drop_frames_below(t, sp, False);
    if (t->depth != d0) publish_top();
 }
 
