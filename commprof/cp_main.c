@@ -71,9 +71,9 @@ static void cp_fini(Int exitcode)
 {
    cp_output_write_all("exit");
    if (VG_(clo_stats)) {
+      ULong written = cp_shadow_sample_written(&cp_shadow);
       CpShadowStats st;
       cp_shadow_get_stats(&cp_shadow, &st);
-      ULong written = cp_shadow_written_bytes(&cp_shadow);
       /* hundredths of shadow bytes per application byte */
       ULong table = cp_shadow_table_bytes(&st);
       ULong per = written ? (st.bytes_live + table) * 100 / written : 0;
@@ -91,6 +91,11 @@ static void cp_fini(Int exitcode)
       VG_(dmsg)("commprof: near the peak: %llu shadow bytes (chunks and table) for %llu application bytes with a"
                 " producer: %llu.%02llu shadow bytes per byte\n",
                 st.ckpt_shadow_bytes, st.ckpt_written_bytes, per_ck / 100, per_ck % 100);
+      ULong peak = st.bytes_peak + table;    /* the table's pages are never given back */
+      ULong per_pk = st.written_peak ? peak * 100 / st.written_peak : 0;
+      VG_(dmsg)("commprof: peak: %llu shadow bytes (chunks and table); most application bytes with a"
+                " producer at one count: %llu (%llu counts): %llu.%02llu shadow bytes per byte\n",
+                peak, st.written_peak, st.written_samples, per_pk / 100, per_pk % 100);
       VG_(dmsg)("commprof: address sets: %llu bitmaps live, %llu peak (%llu bytes peak);"
                 " %llu pages of 64 Ki addresses filled\n",
                 cp_addrset_stats.bitmaps_live, cp_addrset_stats.bitmaps_peak,

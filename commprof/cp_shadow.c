@@ -163,6 +163,16 @@ static void maybe_drop_high(CpShadowMap* m, Addr cn)
 
 static void checkpoint(CpShadowMap* m);
 
+/* A chunk changed kind (see CpShadowStats.written_peak); the slot is
+   consistent again. */
+static inline void kind_changed(CpShadowMap* m)
+{
+   if (!m->checkpoints) return;
+   ULong every = 2 * m->stats.chunks_live;
+   if (every < m->sample_events) every = m->sample_events;
+   if (++m->kind_changes >= every) cp_shadow_sample_written(m);
+}
+
 static void count_alloc(CpShadowMap* m, SizeT bytes)
 {
    m->stats.chunks_live++;
@@ -397,6 +407,7 @@ static Bool note_unwritten(CpShadowMap* m, CpSlot* slot, ULong cleared, ULong by
       release_chunk(m, *slot);
       *slot = CP_SLOT_UNIFORM(0);
       m->stats.made_uniform++;
+      kind_changed(m);
       return True;
    }
    ch->free_est = (Int)live;
@@ -436,6 +447,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       *slot = CP_SLOT_PTR(ch, 2);
    }
    m->stats.materialised++;
+   kind_changed(m);
    return *slot;
 }
 
@@ -580,6 +592,7 @@ void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
    } else if (ch->check_at < (1u << 30)) {
       ch->check_at *= 2;          /* a chunk of several writers: check less often */
    }
+   kind_changed(m);               /* or it has taken many writes: counted the same */
 }
 
 void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
@@ -602,6 +615,8 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
    }
    m->pool_bytes = 0;
    m->checkpoints = False;
+   m->kind_changes = 0;
+   m->sample_events = CP_SAMPLE_EVENTS;
    CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }
 
@@ -647,6 +662,7 @@ void cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
          if (!CP_SLOT_IS_UNIFORM(*slot)) release_chunk(m, *slot);
          *slot = CP_SLOT_UNIFORM(w);
          maybe_drop_high(m, cn);
+         kind_changed(m);
       } else {
          CpSlot* slot = slot_for_write(m, cn);
          CpSlot  cs = cp_shadow_materialise(m, slot);
@@ -765,5 +781,14 @@ static void checkpoint(CpShadowMap* m)
 {
    m->stats.ckpt_chunks = m->stats.chunks_live;
    m->stats.ckpt_shadow_bytes = m->stats.bytes_live + cp_shadow_table_bytes(&m->stats);
-   m->stats.ckpt_written_bytes = cp_shadow_written_bytes(m);
+   m->stats.ckpt_written_bytes = cp_shadow_sample_written(m);
+}
+
+ULong cp_shadow_sample_written(CpShadowMap* m)
+{
+   ULong n = cp_shadow_written_bytes(m);
+   if (n > m->stats.written_peak) m->stats.written_peak = n;
+   m->stats.written_samples++;
+   m->kind_changes = 0;
+   return n;
 }

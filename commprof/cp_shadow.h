@@ -130,7 +130,19 @@ typedef struct {
    ULong ckpt_chunks;        /* live chunks at the last checkpoint */
    ULong ckpt_shadow_bytes;  /* shadow bytes live then: chunks and table */
    ULong ckpt_written_bytes; /* application bytes with a writer then */
+   /* The most application bytes with a writer at one time, as far as counts
+      show: a count at each checkpoint above, at every
+      max(sample_events, 2 * chunks_live)-th event of the slow paths (a
+      chunk materialised, made uniform, released or set whole by a range, or
+      checked for uniformity after taking as many writes as it has entries
+      at the last check, half the first time) and at each call of
+      cp_shadow_sample_written.  The peak may fall between two counts, so
+      this is a lower bound of it. */
+   ULong written_peak;
+   ULong written_samples;    /* counts taken */
 } CpShadowStats;
+
+#define CP_SAMPLE_EVENTS 1024
 
 typedef struct { Addr cn; CpSlot* cell; } CpHighSlot;
 
@@ -158,7 +170,10 @@ typedef struct {
    void*       pool[3];
    UInt        pool_n[3];
    SizeT       pool_bytes;       /* of the kept chunks */
-   Bool        checkpoints;      /* keep the ckpt_* statistics (they cost scans) */
+   Bool        checkpoints;      /* keep the ckpt_* and written_* statistics (they cost scans) */
+   ULong       kind_changes;     /* slow-path events since the last count */
+   UInt        sample_events;    /* at least this many between counts: CP_SAMPLE_EVENTS
+                                    (the unit tests lower it) */
    CpShadowStats stats;
    /* the pages of primary (CP_SLOTS_PER_PAGE slots each) that have held a
       slot other than uniform 0: the scans of the whole map read only these,
@@ -439,6 +454,8 @@ void   cp_shadow_get_stats(CpShadowMap* m, CpShadowStats* st);
 
 /* Application bytes whose writer is not 0, over the whole map. */
 ULong  cp_shadow_written_bytes(CpShadowMap* m);
+/* cp_shadow_written_bytes, also counted into stats.written_peak. */
+ULong  cp_shadow_sample_written(CpShadowMap* m);
 
 /* Number of bytes of [a, a+len) whose writer satisfies pred (a uniform
    chunk is asked once). */

@@ -276,7 +276,11 @@ live, peak, blive, bpeak = num(r'shadow chunks: (\d+) live, (\d+) peak; (\d+) by
 pages, tbytes = num(r'shadow table: (\d+) pages used, (\d+) bytes')
 written, per, per100 = num(r'at exit: (\d+); shadow bytes \(chunks and table\) per such byte: (\d+)\.(\d\d)')
 ck, ckw, ckp, ckp100 = num(r'near the peak: (\d+) shadow bytes \(chunks and table\) for (\d+) application bytes with a producer: (\d+)\.(\d\d)')
+pk, wpk, nct, pkp, pkp100 = num(r'peak: (\d+) shadow bytes \(chunks and table\); most application bytes with a producer at one count: (\d+) \((\d+) counts\): (\d+)\.(\d\d) shadow bytes per byte')
 bad = []
+# the most bytes counted at one time include the counts at exit and near the peak
+if pk != bpeak + tbytes or wpk < max(written, ckw) or nct < 2 or pkp * 100 + pkp100 != pk * 100 // wpk:
+    bad.append('peak: %d for %d (%d counts), %d.%02d' % (pk, wpk, nct, pkp, pkp100))
 if pages < 1 or tbytes != pages * 4096: bad.append('table: %d pages, %d bytes' % (pages, tbytes))
 if not (live <= peak and blive <= bpeak and live >= 1): bad.append('chunks %d/%d, bytes %d/%d' % (live, peak, blive, bpeak))
 if written < 256 or per * 100 + per100 != (blive + tbytes) * 100 // written:

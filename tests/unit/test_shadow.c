@@ -46,7 +46,12 @@
  *     (reset keeps them), bytes_peak <= chunks_peak * wide chunk bytes (equal
  *     in a map without compact chunks), the counters materialised,
  *     made_uniform, compacted and widened never decrease;
- *   - every slot of the primary table other than uniform 0 lies in a page
+ *   - stats.written_peak (shadow/written-peak*): chunks set whole one by one
+     trigger a count at exactly the CP_SAMPLE_EVENTS-th, and frees after it
+     leave the peak; under random sets and stores with a count every 3
+     events the peak never exceeds the most bytes with a writer the model
+     had between two operations, and a count on request equals the model's;
+   - every slot of the primary table other than uniform 0 lies in a page
  *     that used_pages marks (the whole-map scans read only those);
  *   - every case runs on a map with compact chunks (the map of last writers)
  *     and on one without (-wide: the maps of objects and serials); random
@@ -443,13 +448,19 @@ static void verify_outside(unsigned n)
    }
 }
 
+/* The model's bytes with a writer. */
+static ULong model_written(void)
+{
+   ULong n = 0;
+   for (unsigned i = 0; i < NW; i++)
+      for (Addr b = 0; b < W[i].nch * BPC; b++) n += W[i].ent[b] != 0;
+   return n << G;
+}
+
 /* cp_shadow_written_bytes: the bytes of the blocks that have a writer. */
 static void verify_written_bytes(void)
 {
-   ULong want = 0;
-   for (unsigned i = 0; i < NW; i++)
-      for (Addr b = 0; b < W[i].nch * BPC; b++) want += W[i].ent[b] != 0;
-   want <<= G;
+   ULong want = model_written();
    ULong got = cp_shadow_written_bytes(&M);
    if (got != want)
       FAILF("after %s: cp_shadow_written_bytes %llu, the model has %llu bytes with a writer", opdesc,
@@ -1497,6 +1508,76 @@ static void case_same_bytes(uintptr_t unused)
    }
 }
 
+/* stats.written_peak: counts at every sample_events-th event of the slow
+   paths, and on request.  Chunks set whole one by one are one event each:
+   the count at the CP_SAMPLE_EVENTS-th is the peak (the frees after it
+   lower the count and leave the peak), exactly. */
+static void case_written_peak(uintptr_t g)
+{
+   setup(g);
+   const Addr n = CP_SAMPLE_EVENTS + 100, base = (Addr)0x0000000500000000UL;
+   Win* w = win_add("peak", base, n);
+   M.checkpoints = True;
+   for (Addr k = 0; k < n; k++) op_set(w->base + k * CH, CH, 7);
+   CpShadowStats st;
+   cp_shadow_get_stats(&M, &st);
+   CHECK_EQ(st.written_samples, 1, "counts after %lu chunks set whole", (unsigned long)n);
+   CHECK_EQ(st.written_peak, (ULong)CP_SAMPLE_EVENTS * CH, "written_peak after the sets");
+   CHECK_EQ(st.chunks_live, 0, "no chunk materialised by whole sets");
+   op_set(w->base, n * CH, 0);               /* n events more: one count, of 100 chunks */
+   cp_shadow_get_stats(&M, &st);
+   CHECK_EQ(st.written_samples, 2, "counts after the frees");
+   CHECK_EQ(st.written_peak, (ULong)CP_SAMPLE_EVENTS * CH, "written_peak after the frees");
+   CHECK_EQ(cp_shadow_sample_written(&M), 0, "bytes with a writer after the frees");
+   cp_shadow_get_stats(&M, &st);
+   CHECK_EQ(st.written_samples, 3, "counts after one on request");
+   CHECK_EQ(st.written_peak, (ULong)CP_SAMPLE_EVENTS * CH, "written_peak after a count of 0");
+   teardown();
+}
+
+/* Random sets and stores, with a count every 3 events at least: the peak
+   never exceeds the most bytes with a writer the model had between two
+   operations (a set or a store only adds writers, or only takes them
+   away, so no count within one sees more than its start or end), and
+   counts on request return the model's bytes and keep the peak at least
+   as high. */
+static void case_written_peak_random(uintptr_t g)
+{
+   setup(g);
+   std_windows();
+   M.checkpoints = True;
+   M.sample_events = 3;
+   ULong most = 0, asked = 0;
+   for (unsigned it = 0; it < 400; it++) {
+      Win* w = &W[rnd(NW)];
+      Addr off = rnd_off(w);
+      SizeT len = rnd_len(off, win_size(w));
+      if (chance(50)) op_set(w->base + off, len, rnd_writer());
+      else op_store(w->base + off, len > 64 ? 64 : len, rnd_writer());
+      ULong now = model_written();
+      if (now > most) most = now;
+      CpShadowStats st;
+      cp_shadow_get_stats(&M, &st);
+      if (st.written_peak > most)
+         FAILF("after %s: written_peak %llu, but the model never had more than %llu", opdesc,
+               (unsigned long long)st.written_peak, (unsigned long long)most);
+      if (chance(10)) {
+         asked++;
+         CHECK_EQ(cp_shadow_sample_written(&M), now, "count on request after %s", opdesc);
+         cp_shadow_get_stats(&M, &st);
+         if (st.written_peak < now)
+            FAILF("after %s: written_peak %llu below a count of %llu", opdesc,
+                  (unsigned long long)st.written_peak, (unsigned long long)now);
+      }
+   }
+   CpShadowStats st;
+   cp_shadow_get_stats(&M, &st);
+   if (st.written_samples <= asked)
+      FAILF("%llu counts, all %llu on request: the events never triggered one",
+            (unsigned long long)st.written_samples, (unsigned long long)asked);
+   teardown();
+}
+
 int main(int argc, char** argv)
 {
    tc_env();
@@ -1518,6 +1599,8 @@ int main(int argc, char** argv)
       { "palette-random", case_palette_random, 60 },
       { "coarse",        case_coarse,         20 },
       { "heap-frees",    case_heap_frees,     30 },
+      { "written-peak",  case_written_peak,   30 },
+      { "written-peak-random", case_written_peak_random, 60 },
    };
    for (unsigned i = 0; i < sizeof per_g / sizeof per_g[0]; i++)
       for (unsigned g = 0; g <= 3; g++)
