@@ -82,10 +82,10 @@ static void cp_fini(Int exitcode)
                 st.chunks_live, st.chunks_peak, st.bytes_live, st.bytes_peak);
       VG_(dmsg)("commprof: shadow table: %llu pages used, %llu bytes\n", st.table_pages, table);
       VG_(dmsg)("commprof: shadow: %llu chunks materialised, %llu made uniform again;"
-                " %llu coarse and %llu wide live; %llu refined, %llu palettes compacted,"
-                " %llu chunks widened\n",
+                " %llu coarse and %llu wide live; %llu refined, %llu palettes grown, %llu palettes"
+                " compacted, %llu chunks widened\n",
                 st.materialised, st.made_uniform, st.coarse_live, st.wide_live, st.refined,
-                st.compacted, st.widened);
+                st.palettes_grown, st.compacted, st.widened);
       VG_(dmsg)("commprof: application bytes with a producer at exit: %llu;"
                 " shadow bytes (chunks and table) per such byte: %llu.%02llu\n", written, per / 100, per % 100);
       VG_(dmsg)("commprof: near the peak: %llu shadow bytes (chunks and table) for %llu application bytes with a"

@@ -182,11 +182,20 @@ static void count_alloc(CpShadowMap* m, SizeT bytes)
    if (m->checkpoints && m->stats.chunks_live * 8 > m->stats.ckpt_chunks * 9 + 8) checkpoint(m);
 }
 
-enum { POOL_WIDE, POOL_FINE, POOL_COARSE };
+enum { POOL_WIDE, POOL_FINE, POOL_COARSE, POOL_FINE_BIG, POOL_COARSE_BIG };
 
+/* Palette entries of a chunk of kind k (0 for wide chunks). */
+static inline UInt pool_palcap(UInt k)
+{
+   return k == POOL_WIDE ? 0 : k >= POOL_FINE_BIG ? CP_PAL_SIZE : CP_PAL_SMALL;
+}
+
+/* Bytes of a chunk of kind k, palette included. */
 static SizeT pool_chunk_bytes(const CpShadowMap* m, UInt k)
 {
-   return k == POOL_WIDE ? m->chunk_bytes : k == POOL_FINE ? m->nchunk_bytes : m->cchunk_bytes;
+   SizeT body = k == POOL_WIDE ? m->chunk_bytes
+              : (k == POOL_FINE || k == POOL_FINE_BIG) ? m->nchunk_bytes : m->cchunk_bytes;
+   return body + pool_palcap(k) * sizeof(CpWriter);
 }
 
 /* A chunk of kind k: a kept one, or new memory.  New chunks come from the
@@ -201,7 +210,7 @@ static void* pool_take(CpShadowMap* m, UInt k)
    SizeT bytes = pool_chunk_bytes(m, k);
    void* p = m->pool[k];
    if (!p) {
-      for (UInt j = 0; j < 3; j++)
+      for (UInt j = 0; j < CP_SHADOW_POOLS; j++)
          while (m->pool[j] && m->pool_bytes + m->stats.bytes_live + bytes > m->stats.bytes_peak) {
             void* q = m->pool[j];
             m->pool[j] = *(void**)q;
@@ -231,12 +240,15 @@ static void pool_put(CpShadowMap* m, UInt k, void* p)
 }
 
 /* A new materialised chunk of kind k, counted live (its fields are the
-   caller's to set). */
+   caller's to set, but for a compact chunk's palcap): its header, after
+   its palette. */
 static void* alloc_chunk(CpShadowMap* m, UInt k)
 {
-   void* ch = pool_take(m, k);
+   UInt cap = pool_palcap(k);
+   void* ch = (UChar*)pool_take(m, k) + cap * sizeof(CpWriter);
    if (k == POOL_WIDE) m->stats.wide_live++;
-   if (k == POOL_COARSE) m->stats.coarse_live++;
+   if (k == POOL_COARSE || k == POOL_COARSE_BIG) m->stats.coarse_live++;
+   if (k != POOL_WIDE) ((CpNChunk*)ch)->palcap = cap;
    count_alloc(m, pool_chunk_bytes(m, k));
    return ch;
 }
@@ -250,10 +262,15 @@ static inline UInt compact_entries(CpShadowMap* m, CpSlot s)
 /* Release the materialised chunk of slot value s. */
 static void release_chunk(CpShadowMap* m, CpSlot s)
 {
-   UInt k = CP_SLOT_IS_WIDE(s) ? POOL_WIDE : CP_SLOT_IS_COARSE(s) ? POOL_COARSE : POOL_FINE;
-   pool_put(m, k, CP_SLOT_CHUNK(s));
+   UInt k = POOL_WIDE;
+   if (!CP_SLOT_IS_WIDE(s)) {
+      Bool big = CP_SLOT_NCHUNK(s)->palcap == CP_PAL_SIZE;
+      k = CP_SLOT_IS_COARSE(s) ? (big ? POOL_COARSE_BIG : POOL_COARSE)
+                               : (big ? POOL_FINE_BIG : POOL_FINE);
+   }
+   pool_put(m, k, (UChar*)CP_SLOT_CHUNK(s) - pool_palcap(k) * sizeof(CpWriter));
    if (k == POOL_WIDE) m->stats.wide_live--;
-   if (k == POOL_COARSE) m->stats.coarse_live--;
+   if (k == POOL_COARSE || k == POOL_COARSE_BIG) m->stats.coarse_live--;
    m->stats.chunks_live--;
    m->stats.bytes_live -= pool_chunk_bytes(m, k);
 }
@@ -360,7 +377,7 @@ Addr cp_shadow_run_slow(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
             /* writers are unique in a palette: the entries with v's index */
             const CpNChunk* ch = CP_SLOT_NCHUNK(s);
             UChar xv = ch->b[j];
-            if (ch->pal[xv] == v)
+            if (cp_pal(ch, xv) == v)
                while (j < jlim && ch->b[j] == xv) j++;
          }
          if (j < jlim) {                                   /* entry j has another writer */
@@ -383,7 +400,7 @@ static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
    UInt z = 0;                         /* the palette index of writer 0 (writers are unique) */
    if (!CP_SLOT_IS_WIDE(s)) {
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      while (z < ch->npal && ch->pal[z] != 0) z++;
+      while (z < ch->npal && cp_pal(ch, z) != 0) z++;
       if (z == ch->npal) return CP_CHUNK_SIZE;        /* no block is unwritten */
    }
    return range_written_bytes(m, s, 0, m->entries, z);
@@ -430,7 +447,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       UInt n = coarse ? m->entries >> CP_COARSE_LOG2 : m->entries;
       CP_MEMSET(ch->b, 0, n + CP_NCHUNK_TAIL);
       CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
-      ch->pal[0] = w;
+      cp_pal_set(ch, 0, w);
       ch->npal = 1;
       ch->last_w = w;
       ch->last_i = 0;
@@ -457,7 +474,7 @@ static void widen(CpShadowMap* m, CpSlot* slot)
    CpNChunk* nc = CP_SLOT_NCHUNK(*slot);
    CpChunk* ch = alloc_chunk(m, POOL_WIDE);
    UInt sh = CP_SLOT_IS_COARSE(*slot) ? CP_COARSE_LOG2 : 0;
-   for (UInt i = 0; i < m->entries; i++) ch->e[i] = nc->pal[nc->b[i >> sh]];
+   for (UInt i = 0; i < m->entries; i++) ch->e[i] = cp_pal(nc, nc->b[i >> sh]);
    ch->writes = nc->writes << sh;
    ch->check_at = nc->check_at << sh;
    free_track_move(ch, (const CpChunk*)nc);
@@ -470,8 +487,9 @@ static void widen(CpShadowMap* m, CpSlot* slot)
 static void refine(CpShadowMap* m, CpSlot* slot)
 {
    CpNChunk* cc = CP_SLOT_NCHUNK(*slot);
-   CpNChunk* ch = alloc_chunk(m, POOL_FINE);
-   CP_MEMCPY(ch, cc, sizeof(CpNChunk));             /* header, palette and hints */
+   CpNChunk* ch = alloc_chunk(m, cc->palcap == CP_PAL_SIZE ? POOL_FINE_BIG : POOL_FINE);
+   CP_MEMCPY(ch, cc, sizeof(CpNChunk));             /* header and hints */
+   for (UInt k = 0; k < cc->npal; k++) cp_pal_set(ch, k, cp_pal(cc, k));
    for (UInt j = 0; j < (m->entries >> CP_COARSE_LOG2); j++) {
       UInt v = cc->b[j] * 0x01010101u;            /* a word's index to its 4 bytes */
       __builtin_memcpy(ch->b + (j << CP_COARSE_LOG2), &v, sizeof(v));
@@ -529,15 +547,32 @@ static Bool compact_palette(CpShadowMap* m, CpNChunk* ch, UInt nent)
    for (UInt k = 0; k < ch->npal; k++)
       if (used[k]) {
          remap[k] = (UChar)j;
-         ch->pal[j++] = ch->pal[k];
+         cp_pal_set(ch, j++, cp_pal(ch, k));
       }
    ch->npal = j;
    for (UInt i = 0; i < nent; i++) ch->b[i] = remap[ch->b[i]];
    CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
-   ch->last_w = ch->pal[0];
+   ch->last_w = cp_pal(ch, 0);
    ch->last_i = 0;
    m->stats.compacted++;
    return True;
+}
+
+/* The compact chunk of *slot, whose small palette is full, moves to a
+   block with a palette of CP_PAL_SIZE; returns it. */
+static CpNChunk* grow_palette(CpShadowMap* m, CpSlot* slot)
+{
+   CpNChunk* old = CP_SLOT_NCHUNK(*slot);
+   Bool coarse = CP_SLOT_IS_COARSE(*slot) != 0;
+   CpNChunk* ch = alloc_chunk(m, coarse ? POOL_COARSE_BIG : POOL_FINE_BIG);
+   CP_MEMCPY(ch, old, sizeof(CpNChunk) + compact_entries(m, *slot) + CP_NCHUNK_TAIL);
+   ch->palcap = CP_PAL_SIZE;
+   for (UInt k = 0; k < old->npal; k++) cp_pal_set(ch, k, cp_pal(old, k));
+   CpSlot flags = *slot & 7;
+   release_chunk(m, *slot);
+   *slot = (CpSlot)ch | flags;
+   m->stats.palettes_grown++;
+   return ch;
 }
 
 UInt cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w)
@@ -545,15 +580,19 @@ UInt cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w)
    CpNChunk* ch = CP_SLOT_NCHUNK(*slot);
    UInt h = w & (CP_PAL_HINTS - 1);
    UInt k = ch->hint[h];
-   if (k >= ch->npal || ch->pal[k] != w) {
-      for (k = 0; k < ch->npal && ch->pal[k] != w; k++) ;
+   if (k >= ch->npal || cp_pal(ch, k) != w) {
+      for (k = 0; k < ch->npal && cp_pal(ch, k) != w; k++) ;
       if (k == ch->npal) {
-         if (ch->npal == CP_PAL_SIZE && !compact_palette(m, ch, compact_entries(m, *slot))) {
-            widen(m, slot);
-            return CP_PAL_SIZE;
+         if (ch->npal == ch->palcap) {
+            if (ch->palcap < CP_PAL_SIZE) {
+               ch = grow_palette(m, slot);
+            } else if (!compact_palette(m, ch, compact_entries(m, *slot))) {
+               widen(m, slot);
+               return CP_PAL_SIZE;
+            }
          }
          k = ch->npal++;
-         ch->pal[k] = w;
+         cp_pal_set(ch, k, w);
       }
       ch->hint[h] = (UChar)k;
    }
@@ -572,7 +611,7 @@ static Bool chunk_uniform(CpShadowMap* m, CpSlot s, CpWriter* w)
    } else {
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
       if (!cp_shadow_same_bytes(ch->b, compact_entries(m, s))) return False;
-      *w = ch->pal[ch->b[0]];
+      *w = cp_pal(ch, ch->b[0]);
    }
    return True;
 }
@@ -609,7 +648,7 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
    CP_ASSERT(m->primary[0] == CP_SLOT_UNIFORM(0) && m->primary[CP_PRIMARY_SIZE - 1] == CP_SLOT_UNIFORM(0));
    m->high_tab = NULL;
    m->high_cap = m->high_used = 0;
-   for (UInt k = 0; k < 3; k++) {
+   for (UInt k = 0; k < CP_SHADOW_POOLS; k++) {
       m->pool[k] = NULL;
       m->pool_n[k] = 0;
    }

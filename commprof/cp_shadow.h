@@ -15,8 +15,8 @@
  *     to a *materialised* chunk, made on the first write that breaks
  *     uniformity;
  *   - a materialised chunk is *compact* or *wide*.  A compact chunk holds one
- *     byte per block, an index into a palette of up to 128 writers kept in
- *     the chunk's header (a chunk of memory rarely has more than a few
+ *     byte per block, an index into a palette of 16 writers, or up to 128
+ *     once more come, kept with the chunk's header (a chunk of memory rarely has more than a few
  *     writers at a time); a wide chunk holds the 32-bit writer of every
  *     block.  At granularity 1 a compact chunk starts *coarse*, with an
  *     index per aligned 4-byte word, and turns *fine* (an index per byte)
@@ -37,9 +37,10 @@
  *     cp_shadow.c);
  *   - for addresses at or above 2^CP_DIRECT_BITS, a hash table from chunk
  *     number to slot.
- * At granularity 1 a coarse chunk costs about 0.33 byte per application
- * byte (2 KiB of entries and 0.6 KiB of header and palette per 8 KiB), a
- * fine one about 1.08, a wide one 4; memory that was never written, or that one producer wrote
+ * At granularity 1 a coarse chunk costs about 0.27 byte per application
+ * byte (2 KiB of entries and 192 bytes of header, palette of 16 and tail
+ * per 8 KiB), a fine one about 1.02 (1.08 with a palette of 128), a wide
+ * one 4; memory that was never written, or that one producer wrote
  * entirely, costs nothing.
  *
  * The same structure serves, with other granularities, as the map from
@@ -74,9 +75,15 @@ typedef struct {
    UInt e[];                 /* CP_CHUNK_SIZE >> gran_log2 entries */
 } CpChunk;
 
-/* A compact chunk: a palette index per block. */
+/* A compact chunk: a palette index per block.  The palette lies before the
+   header, entry k at ((CpWriter*)ch)[-1 - k] (cp_pal), so that a lookup is
+   one load at a constant offset whatever the palette's capacity: 16 writers
+   when the chunk is made, CP_PAL_SIZE once it needs more (the chunk is then
+   moved to a larger block).  Most chunks have a few writers, and the small
+   palette keeps their header and palette at 128 bytes instead of 576. */
 #define CP_PAL_SIZE    128
-#define CP_PAL_HINTS   32
+#define CP_PAL_SMALL   16
+#define CP_PAL_HINTS   16
 #define CP_NCHUNK_TAIL 64    /* bytes after the entries that loads may read */
 typedef struct {
    UInt     writes;          /* as in CpChunk, at the same offsets */
@@ -88,11 +95,21 @@ typedef struct {
    CpWriter last_w;          /* the writer of the last store and its index */
    UInt     last_i;
    UInt     npal;            /* palette entries in use */
-   UInt     pad[7];
-   CpWriter pal[CP_PAL_SIZE];
+   UInt     palcap;          /* CP_PAL_SMALL or CP_PAL_SIZE */
    UChar    hint[CP_PAL_HINTS];   /* writer & (CP_PAL_HINTS - 1) -> a likely index */
-   UChar    b[];             /* entries, then CP_NCHUNK_TAIL bytes */
+   UInt     pad[2];
+   UChar    b[];             /* entries (64 bytes into the chunk), then CP_NCHUNK_TAIL bytes */
 } CpNChunk;
+
+/* Palette entry k of a compact chunk. */
+static inline CpWriter cp_pal(const CpNChunk* ch, UInt k)
+{
+   return ((const CpWriter*)ch)[-1 - (Long)k];
+}
+static inline void cp_pal_set(CpNChunk* ch, UInt k, CpWriter w)
+{
+   ((CpWriter*)ch)[-1 - (Long)k] = w;
+}
 
 /* A slot: w << 1 for a uniform chunk of writer w (so a zeroed table is all
    unwritten and costs no memory until used), a CpNChunk* | 1 for a compact
@@ -121,6 +138,7 @@ typedef struct {
                                 uniform 0 (CP_SLOTS_PER_PAGE slots, 4 KiB each) */
    ULong made_uniform;       /* times a materialised chunk turned uniform */
    ULong materialised;       /* times a chunk was materialised */
+   ULong palettes_grown;     /* times a compact chunk's palette grew to CP_PAL_SIZE */
    ULong compacted;          /* times a full palette dropped unused writers */
    ULong widened;            /* times a compact chunk turned wide */
    ULong refined;            /* times a coarse chunk turned fine */
@@ -149,6 +167,7 @@ typedef struct { Addr cn; CpSlot* cell; } CpHighSlot;
 #define CP_SLOTS_PER_PAGE 512            /* 4 KiB of the primary table */
 
 #define CP_SHADOW_POOL_MAX 32
+#define CP_SHADOW_POOLS    5
 
 typedef struct {
    CpSlot      primary[CP_PRIMARY_SIZE];
@@ -158,17 +177,19 @@ typedef struct {
    Bool        coarse;           /* coarse ones first (compact at granularity 1) */
    SizeT       chunk_bytes;      /* sizeof(CpChunk) + 4 * entries */
    SizeT       nchunk_bytes;     /* sizeof(CpNChunk) + entries + CP_NCHUNK_TAIL */
-   SizeT       cchunk_bytes;     /* sizeof(CpNChunk) + entries / 4 + CP_NCHUNK_TAIL */
+   SizeT       cchunk_bytes;     /* sizeof(CpNChunk) + entries / 4 + CP_NCHUNK_TAIL
+                                    (both without the palette) */
    CpHighSlot* high_tab;         /* chunks above the direct range */
    SizeT       high_cap, high_used;
-   /* Released chunks kept for reuse, by kind (wide, fine, coarse): lists
-      linked through the chunks' first word, each of at most
+   /* Released chunks kept for reuse, by kind (wide, fine, coarse, and fine
+      and coarse with a full palette): lists of the blocks (a compact
+      chunk's palette first) linked through their first word, each of at most
       max(CP_SHADOW_POOL_MAX, chunks_peak / 2) chunks.  A chunk is taken
       from them before new memory is, and kept chunks are given back before
       the live and kept ones would exceed the peak of the live ones: the
       memory of the map's chunks never exceeds bytes_peak. */
-   void*       pool[3];
-   UInt        pool_n[3];
+   void*       pool[CP_SHADOW_POOLS];
+   UInt        pool_n[CP_SHADOW_POOLS];
    SizeT       pool_bytes;       /* of the kept chunks */
    Bool        checkpoints;      /* keep the ckpt_* and written_* statistics (they cost scans) */
    ULong       kind_changes;     /* slow-path events since the last count */
@@ -236,7 +257,7 @@ static inline CpWriter cp_shadow_chunk_get(CpSlot s, UInt i)
 {
    if (CP_SLOT_IS_WIDE(s)) return CP_SLOT_CHUNK(s)->e[i];
    const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-   return ch->pal[ch->b[CP_SLOT_IS_COARSE(s) ? i >> CP_COARSE_LOG2 : i]];
+   return cp_pal(ch, ch->b[CP_SLOT_IS_COARSE(s) ? i >> CP_COARSE_LOG2 : i]);
 }
 
 /* Writer of the block holding byte a. */
@@ -304,7 +325,7 @@ static inline Addr cp_shadow_run(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
          UInt j0 = (UInt)((a & (CP_CHUNK_SIZE - 1)) >> sh);
          UInt nj = (UInt)(((end - 1) & (CP_CHUNK_SIZE - 1)) >> sh) - j0 + 1;
          if (nj <= 8 && cp_shadow_same_bytes(ch->b + j0, nj)) {
-            *w = ch->pal[ch->b[j0]];
+            *w = cp_pal(ch, ch->b[j0]);
             return end;
          }
       }
@@ -361,7 +382,13 @@ static inline __attribute__((always_inline)) void cp_shadow_store(CpShadowMap* m
    UInt g  = m->gran_log2;
    if (CP_LIKELY(!CP_SLOT_IS_WIDE(s))) {
       CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      UInt x = CP_LIKELY(ch->last_w == w) ? ch->last_i : cp_shadow_pal_index(m, slot, w);
+      UInt x;
+      if (CP_LIKELY(ch->last_w == w)) {
+         x = ch->last_i;
+      } else {
+         x = cp_shadow_pal_index(m, slot, w);
+         ch = CP_SLOT_NCHUNK(*slot);                       /* moved if its palette grew */
+      }
       if (CP_LIKELY(x < CP_PAL_SIZE) && CP_SLOT_IS_COARSE(s)) {
          if (CP_UNLIKELY(((off | len) & 3) != 0)) {
             cp_shadow_store_coarse_partial(m, slot, a, len, w, x);

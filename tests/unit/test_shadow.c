@@ -40,18 +40,21 @@
  *     table), at every full check;
  *   - stats: chunks_live == number of materialised slots, wide_live == number
  *     of wide ones, bytes_live == wide_live * (sizeof(CpChunk) + 4 * entries)
- *     + (chunks_live - wide_live) * (sizeof(CpNChunk) + entries + tail),
+ *     + (chunks_live - wide_live) * (sizeof(CpNChunk) + entries + tail)
+ *     + 4 * (the palette sizes of the compact chunks: 16, or 128 once a
+ *     17th writer came), and the kept chunks of each of the five kinds add
+ *     up to pool_bytes,
  *     high_chunks_live == number of slots at or above 2^37 that are not
  *     uniform 0, the peaks are at least every observed value, never decrease
  *     (reset keeps them), bytes_peak <= chunks_peak * wide chunk bytes (equal
  *     in a map without compact chunks), the counters materialised,
  *     made_uniform, compacted and widened never decrease;
  *   - stats.written_peak (shadow/written-peak*): chunks set whole one by one
-     trigger a count at exactly the CP_SAMPLE_EVENTS-th, and frees after it
-     leave the peak; under random sets and stores with a count every 3
-     events the peak never exceeds the most bytes with a writer the model
-     had between two operations, and a count on request equals the model's;
-   - every slot of the primary table other than uniform 0 lies in a page
+ *     trigger a count at exactly the CP_SAMPLE_EVENTS-th, and frees after it
+ *     leave the peak; under random sets and stores with a count every 3
+ *     events the peak never exceeds the most bytes with a writer the model
+ *     had between two operations, and a count on request equals the model's;
+ *   - every slot of the primary table other than uniform 0 lies in a page
  *     that used_pages marks (the whole-map scans read only those);
  *   - every case runs on a map with compact chunks (the map of last writers)
  *     and on one without (-wide: the maps of objects and serials); random
@@ -83,8 +86,8 @@ static CpShadowMap M;
 static UInt  G;             /* granularity log2 of this case */
 static Addr  BPC;           /* blocks (entries) per chunk */
 static ULong WIDE_BYTES;    /* bytes of a wide chunk */
-static ULong NARROW_BYTES;  /* bytes of a fine compact chunk */
-static ULong COARSE_BYTES;  /* bytes of a coarse compact chunk */
+static ULong NARROW_BYTES;  /* bytes of a fine compact chunk, without its palette */
+static ULong COARSE_BYTES;  /* bytes of a coarse compact chunk, without its palette */
 static int   COMPACT;       /* this case's map makes compact chunks */
 static char  opdesc[256];   /* the operation being checked, for messages */
 static unsigned long opno;
@@ -335,9 +338,18 @@ static void verify_slots(const Win* w, int full)
    }
 }
 
+/* No palette has been compacted yet: a full-size palette then holds more
+   writers than a small one can (it grew because a 17th came). */
+static int st_compacted_never(void)
+{
+   CpShadowStats st;
+   cp_shadow_get_stats(&M, &st);
+   return st.compacted == 0;
+}
+
 static void verify_stats(void)
 {
-   ULong live = 0, wide = 0, coarse = 0, high = 0;
+   ULong live = 0, wide = 0, coarse = 0, high = 0, palbytes = 0;
    for (unsigned i = 0; i < NW; i++)
       for (Addr k = 0; k < W[i].nch; k++) {
          Addr a = W[i].base + k * CH;
@@ -345,6 +357,16 @@ static void verify_stats(void)
          if (!CP_SLOT_IS_UNIFORM(s)) live++;
          if (!CP_SLOT_IS_UNIFORM(s) && CP_SLOT_IS_WIDE(s)) wide++;
          if (!CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s) && CP_SLOT_IS_COARSE(s)) coarse++;
+         if (!CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s)) {
+            const CpNChunk* ch = CP_SLOT_NCHUNK(s);
+            if (ch->palcap != CP_PAL_SMALL && ch->palcap != CP_PAL_SIZE)
+               FAILF("after %s: chunk at 0x%lx has a palette of %u", opdesc, a, ch->palcap);
+            if (ch->npal > ch->palcap || (ch->palcap == CP_PAL_SIZE && ch->npal <= CP_PAL_SMALL
+                                          && st_compacted_never()))
+               FAILF("after %s: chunk at 0x%lx has %u writers in a palette of %u", opdesc, a,
+                     ch->npal, ch->palcap);
+            palbytes += ch->palcap * sizeof(CpWriter);
+         }
          if (!CP_SLOT_IS_UNIFORM(s) && CP_SLOT_IS_COARSE(s) && (G != 0 || !COMPACT
                                                                || CP_SLOT_IS_WIDE(s)))
             FAILF("after %s: a coarse chunk at 0x%lx (granularity %u, %s map, slot %s)",
@@ -366,7 +388,7 @@ static void verify_stats(void)
    CHECK_EQ(st.wide_live, wide, "stats.wide_live (wide slots) after %s", opdesc);
    CHECK_EQ(st.coarse_live, coarse, "stats.coarse_live (coarse slots) after %s", opdesc);
    CHECK_EQ(st.bytes_live, wide * WIDE_BYTES + coarse * COARSE_BYTES
-                           + (live - wide - coarse) * NARROW_BYTES,
+                           + (live - wide - coarse) * NARROW_BYTES + palbytes,
             "stats.bytes_live after %s", opdesc);
    ULong used = 0;
    for (SizeT i = 0; i < sizeof M.used_pages; i++) used += (ULong)__builtin_popcount(M.used_pages[i]);
@@ -391,8 +413,10 @@ static void verify_stats(void)
    /* the kept chunks: their lists hold what pool_bytes says, and kept and
       live chunks together never exceed the peak */
    ULong kept = 0;
-   const ULong kind_bytes[3] = { WIDE_BYTES, NARROW_BYTES, COARSE_BYTES };
-   for (unsigned k = 0; k < 3; k++) {
+   const ULong small = CP_PAL_SMALL * sizeof(CpWriter), big = CP_PAL_SIZE * sizeof(CpWriter);
+   const ULong kind_bytes[CP_SHADOW_POOLS] = { WIDE_BYTES, NARROW_BYTES + small, COARSE_BYTES + small,
+                                               NARROW_BYTES + big, COARSE_BYTES + big };
+   for (unsigned k = 0; k < CP_SHADOW_POOLS; k++) {
       ULong n = 0;
       for (void* p = M.pool[k]; p; p = *(void**)p) n++;
       CHECK_EQ(n, M.pool_n[k], "kept chunks of kind %u after %s", k, opdesc);
@@ -676,7 +700,8 @@ static void case_basic(uintptr_t g)
    cp_shadow_get_stats(&M, &st);
    CHECK_EQ(st.chunks_live, 1, "chunks_live after writing one byte");
    /* (at granularity 1 the byte makes the coarse chunk fine at once) */
-   CHECK_EQ(st.bytes_live, COMPACT ? NARROW_BYTES : WIDE_BYTES, "bytes_live after writing one byte");
+   CHECK_EQ(st.bytes_live, COMPACT ? NARROW_BYTES + CP_PAL_SMALL * sizeof(CpWriter) : WIDE_BYTES,
+            "bytes_live after writing one byte");
    verify_all();
 
    /* stores, low, high and at the very top */
