@@ -248,7 +248,10 @@ static void* alloc_chunk(CpShadowMap* m, UInt k)
    void* ch = (UChar*)pool_take(m, k) + cap * sizeof(CpWriter);
    if (k == POOL_WIDE) m->stats.wide_live++;
    if (k == POOL_COARSE || k == POOL_COARSE_BIG) m->stats.coarse_live++;
-   if (k != POOL_WIDE) ((CpNChunk*)ch)->palcap = cap;
+   if (k != POOL_WIDE) {
+      ((CpNChunk*)ch)->palcap = cap;
+      ((CpNChunk*)ch)->pal = (CpWriter*)((UChar*)ch - cap * sizeof(CpWriter));
+   }
    count_alloc(m, pool_chunk_bytes(m, k));
    return ch;
 }
@@ -488,7 +491,9 @@ static void refine(CpShadowMap* m, CpSlot* slot)
 {
    CpNChunk* cc = CP_SLOT_NCHUNK(*slot);
    CpNChunk* ch = alloc_chunk(m, cc->palcap == CP_PAL_SIZE ? POOL_FINE_BIG : POOL_FINE);
+   CpWriter* pal = ch->pal;
    CP_MEMCPY(ch, cc, sizeof(CpNChunk));             /* header and hints */
+   ch->pal = pal;
    for (UInt k = 0; k < cc->npal; k++) cp_pal_set(ch, k, cp_pal(cc, k));
    for (UInt j = 0; j < (m->entries >> CP_COARSE_LOG2); j++) {
       UInt v = cc->b[j] * 0x01010101u;            /* a word's index to its 4 bytes */
@@ -565,8 +570,10 @@ static CpNChunk* grow_palette(CpShadowMap* m, CpSlot* slot)
    CpNChunk* old = CP_SLOT_NCHUNK(*slot);
    Bool coarse = CP_SLOT_IS_COARSE(*slot) != 0;
    CpNChunk* ch = alloc_chunk(m, coarse ? POOL_COARSE_BIG : POOL_FINE_BIG);
+   CpWriter* pal = ch->pal;
    CP_MEMCPY(ch, old, sizeof(CpNChunk) + compact_entries(m, *slot) + CP_NCHUNK_TAIL);
    ch->palcap = CP_PAL_SIZE;
+   ch->pal = pal;
    for (UInt k = 0; k < old->npal; k++) cp_pal_set(ch, k, cp_pal(old, k));
    CpSlot flags = *slot & 7;
    release_chunk(m, *slot);

@@ -75,12 +75,13 @@ typedef struct {
    UInt e[];                 /* CP_CHUNK_SIZE >> gran_log2 entries */
 } CpChunk;
 
-/* A compact chunk: a palette index per block.  The palette lies before the
-   header, entry k at ((CpWriter*)ch)[-1 - k] (cp_pal), so that a lookup is
-   one load at a constant offset whatever the palette's capacity: 16 writers
-   when the chunk is made, CP_PAL_SIZE once it needs more (the chunk is then
-   moved to a larger block).  Most chunks have a few writers, and the small
-   palette keeps their header and palette at 128 bytes instead of 576. */
+/* A compact chunk: a palette index per block.  The palette lies just
+   before the header, which points at it: 16 writers when the chunk is
+   made, CP_PAL_SIZE once it needs more (the chunk then moves to a larger
+   block).  A load reads the entry and the pointer, both in the chunk's
+   first lines, side by side, then the writer.  Most chunks have a few
+   writers, and the small palette keeps their header and palette at 128
+   bytes instead of 576. */
 #define CP_PAL_SIZE    128
 #define CP_PAL_SMALL   16
 #define CP_PAL_HINTS   16
@@ -96,19 +97,19 @@ typedef struct {
    UInt     last_i;
    UInt     npal;            /* palette entries in use */
    UInt     palcap;          /* CP_PAL_SMALL or CP_PAL_SIZE */
+   CpWriter* pal;            /* the palette, just before the header */
    UChar    hint[CP_PAL_HINTS];   /* writer & (CP_PAL_HINTS - 1) -> a likely index */
-   UInt     pad[2];
    UChar    b[];             /* entries (64 bytes into the chunk), then CP_NCHUNK_TAIL bytes */
 } CpNChunk;
 
 /* Palette entry k of a compact chunk. */
 static inline CpWriter cp_pal(const CpNChunk* ch, UInt k)
 {
-   return ((const CpWriter*)ch)[-1 - (Long)k];
+   return ch->pal[k];
 }
 static inline void cp_pal_set(CpNChunk* ch, UInt k, CpWriter w)
 {
-   ((CpWriter*)ch)[-1 - (Long)k] = w;
+   ch->pal[k] = w;
 }
 
 /* A slot: w << 1 for a uniform chunk of writer w (so a zeroed table is all
