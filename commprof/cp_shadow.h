@@ -81,7 +81,7 @@ typedef struct {
    block).  A load reads the entry and the pointer, both in the chunk's
    first lines, side by side, then the writer.  Most chunks have a few
    writers, and the small palette keeps their header and palette at 128
-   bytes instead of 576. */
+   bytes instead of 608. */
 #define CP_PAL_SIZE    128
 #define CP_PAL_SMALL   16
 #define CP_PAL_HINTS   16
