@@ -135,7 +135,7 @@ static inline __attribute__((always_inline)) Bool one_producer(Addr a, SizeT sz,
          if (quick && UNLIKELY(nw > 8)) return False;
          if (UNLIKELY(!cp_shadow_same_bytes(b, nw))) return False;
       }
-      *p = cp_pal(ch, b[0]);
+      *p = ch->pal[b[0]];
       return True;
    }
    UInt g  = cp_shadow.gran_log2;
@@ -152,7 +152,7 @@ static inline __attribute__((always_inline)) Bool one_producer(Addr a, SizeT sz,
          if (quick && nb > 8) return False;
          if (UNLIKELY(!cp_shadow_same_bytes(b, nb))) return False;
       }
-      *p = cp_pal(ch, b[0]);
+      *p = ch->pal[b[0]];
       return True;
    }
    if (quick) return False;

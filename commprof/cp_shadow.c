@@ -163,14 +163,14 @@ static void maybe_drop_high(CpShadowMap* m, Addr cn)
 
 static void checkpoint(CpShadowMap* m);
 
-/* A chunk changed kind (see CpShadowStats.written_peak); the slot is
-   consistent again. */
-static inline void kind_changed(CpShadowMap* m)
+/* An event of the slow paths that may have changed how many bytes have a
+   writer (see CpShadowStats.written_peak); the slot is consistent again. */
+static inline void slow_event(CpShadowMap* m)
 {
    if (!m->checkpoints) return;
    ULong every = 2 * m->stats.chunks_live;
    if (every < m->sample_events) every = m->sample_events;
-   if (++m->kind_changes >= every) cp_shadow_sample_written(m);
+   if (++m->slow_events >= every) cp_shadow_sample_written(m);
 }
 
 static void count_alloc(CpShadowMap* m, SizeT bytes)
@@ -240,18 +240,15 @@ static void pool_put(CpShadowMap* m, UInt k, void* p)
 }
 
 /* A new materialised chunk of kind k, counted live (its fields are the
-   caller's to set, but for a compact chunk's palcap): its header, after
-   its palette. */
+   caller's to set, but for a compact chunk's pointer to its palette): its
+   header, after its palette. */
 static void* alloc_chunk(CpShadowMap* m, UInt k)
 {
    UInt cap = pool_palcap(k);
    void* ch = (UChar*)pool_take(m, k) + cap * sizeof(CpWriter);
    if (k == POOL_WIDE) m->stats.wide_live++;
    if (k == POOL_COARSE || k == POOL_COARSE_BIG) m->stats.coarse_live++;
-   if (k != POOL_WIDE) {
-      ((CpNChunk*)ch)->palcap = cap;
-      ((CpNChunk*)ch)->pal = (CpWriter*)((UChar*)ch - cap * sizeof(CpWriter));
-   }
+   if (k != POOL_WIDE) ((CpNChunk*)ch)->pal = (CpWriter*)ch - cap;
    count_alloc(m, pool_chunk_bytes(m, k));
    return ch;
 }
@@ -267,7 +264,7 @@ static void release_chunk(CpShadowMap* m, CpSlot s)
 {
    UInt k = POOL_WIDE;
    if (!CP_SLOT_IS_WIDE(s)) {
-      Bool big = CP_SLOT_NCHUNK(s)->palcap == CP_PAL_SIZE;
+      Bool big = cp_nchunk_palcap(CP_SLOT_NCHUNK(s)) == CP_PAL_SIZE;
       k = CP_SLOT_IS_COARSE(s) ? (big ? POOL_COARSE_BIG : POOL_COARSE)
                                : (big ? POOL_FINE_BIG : POOL_FINE);
    }
@@ -380,7 +377,7 @@ Addr cp_shadow_run_slow(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
             /* writers are unique in a palette: the entries with v's index */
             const CpNChunk* ch = CP_SLOT_NCHUNK(s);
             UChar xv = ch->b[j];
-            if (cp_pal(ch, xv) == v)
+            if (ch->pal[xv] == v)
                while (j < jlim && ch->b[j] == xv) j++;
          }
          if (j < jlim) {                                   /* entry j has another writer */
@@ -403,7 +400,7 @@ static ULong slot_written_bytes(CpShadowMap* m, CpSlot s)
    UInt z = 0;                         /* the palette index of writer 0 (writers are unique) */
    if (!CP_SLOT_IS_WIDE(s)) {
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-      while (z < ch->npal && cp_pal(ch, z) != 0) z++;
+      while (z < ch->npal && ch->pal[z] != 0) z++;
       if (z == ch->npal) return CP_CHUNK_SIZE;        /* no block is unwritten */
    }
    return range_written_bytes(m, s, 0, m->entries, z);
@@ -427,7 +424,7 @@ static Bool note_unwritten(CpShadowMap* m, CpSlot* slot, ULong cleared, ULong by
       release_chunk(m, *slot);
       *slot = CP_SLOT_UNIFORM(0);
       m->stats.made_uniform++;
-      kind_changed(m);
+      slow_event(m);
       return True;
    }
    ch->free_est = (Int)live;
@@ -450,7 +447,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       UInt n = coarse ? m->entries >> CP_COARSE_LOG2 : m->entries;
       CP_MEMSET(ch->b, 0, n + CP_NCHUNK_TAIL);
       CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
-      cp_pal_set(ch, 0, w);
+      ch->pal[0] = w;
       ch->npal = 1;
       ch->last_w = w;
       ch->last_i = 0;
@@ -467,7 +464,7 @@ CpSlot cp_shadow_materialise(CpShadowMap* m, CpSlot* slot)
       *slot = CP_SLOT_PTR(ch, 2);
    }
    m->stats.materialised++;
-   kind_changed(m);
+   slow_event(m);
    return *slot;
 }
 
@@ -477,7 +474,7 @@ static void widen(CpShadowMap* m, CpSlot* slot)
    CpNChunk* nc = CP_SLOT_NCHUNK(*slot);
    CpChunk* ch = alloc_chunk(m, POOL_WIDE);
    UInt sh = CP_SLOT_IS_COARSE(*slot) ? CP_COARSE_LOG2 : 0;
-   for (UInt i = 0; i < m->entries; i++) ch->e[i] = cp_pal(nc, nc->b[i >> sh]);
+   for (UInt i = 0; i < m->entries; i++) ch->e[i] = nc->pal[nc->b[i >> sh]];
    ch->writes = nc->writes << sh;
    ch->check_at = nc->check_at << sh;
    free_track_move(ch, (const CpChunk*)nc);
@@ -486,15 +483,22 @@ static void widen(CpShadowMap* m, CpSlot* slot)
    m->stats.widened++;
 }
 
+/* The header, hints and palette of the compact chunk src into dst, made by
+   alloc_chunk with a palette of at least src's (which it keeps). */
+static void copy_header(CpNChunk* dst, const CpNChunk* src)
+{
+   CpWriter* pal = dst->pal;
+   CP_MEMCPY(dst, src, sizeof(CpNChunk));
+   dst->pal = pal;
+   CP_MEMCPY(pal, src->pal, src->npal * sizeof(CpWriter));
+}
+
 /* The coarse chunk of *slot becomes a fine one with the same writers. */
 static void refine(CpShadowMap* m, CpSlot* slot)
 {
    CpNChunk* cc = CP_SLOT_NCHUNK(*slot);
-   CpNChunk* ch = alloc_chunk(m, cc->palcap == CP_PAL_SIZE ? POOL_FINE_BIG : POOL_FINE);
-   CpWriter* pal = ch->pal;
-   CP_MEMCPY(ch, cc, sizeof(CpNChunk));             /* header and hints */
-   ch->pal = pal;
-   for (UInt k = 0; k < cc->npal; k++) cp_pal_set(ch, k, cp_pal(cc, k));
+   CpNChunk* ch = alloc_chunk(m, cp_nchunk_palcap(cc) == CP_PAL_SIZE ? POOL_FINE_BIG : POOL_FINE);
+   copy_header(ch, cc);
    for (UInt j = 0; j < (m->entries >> CP_COARSE_LOG2); j++) {
       UInt v = cc->b[j] * 0x01010101u;            /* a word's index to its 4 bytes */
       __builtin_memcpy(ch->b + (j << CP_COARSE_LOG2), &v, sizeof(v));
@@ -552,12 +556,12 @@ static Bool compact_palette(CpShadowMap* m, CpNChunk* ch, UInt nent)
    for (UInt k = 0; k < ch->npal; k++)
       if (used[k]) {
          remap[k] = (UChar)j;
-         cp_pal_set(ch, j++, cp_pal(ch, k));
+         ch->pal[j++] = ch->pal[k];
       }
    ch->npal = j;
    for (UInt i = 0; i < nent; i++) ch->b[i] = remap[ch->b[i]];
    CP_MEMSET(ch->hint, 0, sizeof(ch->hint));
-   ch->last_w = cp_pal(ch, 0);
+   ch->last_w = ch->pal[0];
    ch->last_i = 0;
    m->stats.compacted++;
    return True;
@@ -570,11 +574,8 @@ static CpNChunk* grow_palette(CpShadowMap* m, CpSlot* slot)
    CpNChunk* old = CP_SLOT_NCHUNK(*slot);
    Bool coarse = CP_SLOT_IS_COARSE(*slot) != 0;
    CpNChunk* ch = alloc_chunk(m, coarse ? POOL_COARSE_BIG : POOL_FINE_BIG);
-   CpWriter* pal = ch->pal;
-   CP_MEMCPY(ch, old, sizeof(CpNChunk) + compact_entries(m, *slot) + CP_NCHUNK_TAIL);
-   ch->palcap = CP_PAL_SIZE;
-   ch->pal = pal;
-   for (UInt k = 0; k < old->npal; k++) cp_pal_set(ch, k, cp_pal(old, k));
+   copy_header(ch, old);
+   CP_MEMCPY(ch->b, old->b, compact_entries(m, *slot) + CP_NCHUNK_TAIL);
    CpSlot flags = *slot & 7;
    release_chunk(m, *slot);
    *slot = (CpSlot)ch | flags;
@@ -587,11 +588,11 @@ UInt cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w)
    CpNChunk* ch = CP_SLOT_NCHUNK(*slot);
    UInt h = w & (CP_PAL_HINTS - 1);
    UInt k = ch->hint[h];
-   if (k >= ch->npal || cp_pal(ch, k) != w) {
-      for (k = 0; k < ch->npal && cp_pal(ch, k) != w; k++) ;
+   if (k >= ch->npal || ch->pal[k] != w) {
+      for (k = 0; k < ch->npal && ch->pal[k] != w; k++) ;
       if (k == ch->npal) {
-         if (ch->npal == ch->palcap) {
-            if (ch->palcap < CP_PAL_SIZE) {
+         if (ch->npal == cp_nchunk_palcap(ch)) {
+            if (ch->npal < CP_PAL_SIZE) {
                ch = grow_palette(m, slot);
             } else if (!compact_palette(m, ch, compact_entries(m, *slot))) {
                widen(m, slot);
@@ -599,7 +600,7 @@ UInt cp_shadow_pal_index(CpShadowMap* m, CpSlot* slot, CpWriter w)
             }
          }
          k = ch->npal++;
-         cp_pal_set(ch, k, w);
+         ch->pal[k] = w;
       }
       ch->hint[h] = (UChar)k;
    }
@@ -618,7 +619,7 @@ static Bool chunk_uniform(CpShadowMap* m, CpSlot s, CpWriter* w)
    } else {
       const CpNChunk* ch = CP_SLOT_NCHUNK(s);
       if (!cp_shadow_same_bytes(ch->b, compact_entries(m, s))) return False;
-      *w = cp_pal(ch, ch->b[0]);
+      *w = ch->pal[ch->b[0]];
    }
    return True;
 }
@@ -638,7 +639,7 @@ void cp_shadow_check_uniform(CpShadowMap* m, CpSlot* slot)
    } else if (ch->check_at < (1u << 30)) {
       ch->check_at *= 2;          /* a chunk of several writers: check less often */
    }
-   kind_changed(m);               /* or it has taken many writes: counted the same */
+   slow_event(m);               /* made uniform or not: it has taken many writes */
 }
 
 void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
@@ -661,7 +662,7 @@ void cp_shadow_init(CpShadowMap* m, UInt gran_log2, Bool compact)
    }
    m->pool_bytes = 0;
    m->checkpoints = False;
-   m->kind_changes = 0;
+   m->slow_events = 0;
    m->sample_events = CP_SAMPLE_EVENTS;
    CP_MEMSET(&m->stats, 0, sizeof(m->stats));
 }
@@ -708,7 +709,7 @@ void cp_shadow_set_range(CpShadowMap* m, Addr a, SizeT len, CpWriter w)
          if (!CP_SLOT_IS_UNIFORM(*slot)) release_chunk(m, *slot);
          *slot = CP_SLOT_UNIFORM(w);
          maybe_drop_high(m, cn);
-         kind_changed(m);
+         slow_event(m);
       } else {
          CpSlot* slot = slot_for_write(m, cn);
          CpSlot  cs = cp_shadow_materialise(m, slot);
@@ -835,6 +836,6 @@ ULong cp_shadow_sample_written(CpShadowMap* m)
    ULong n = cp_shadow_written_bytes(m);
    if (n > m->stats.written_peak) m->stats.written_peak = n;
    m->stats.written_samples++;
-   m->kind_changes = 0;
+   m->slow_events = 0;
    return n;
 }

@@ -96,20 +96,16 @@ typedef struct {
    CpWriter last_w;          /* the writer of the last store and its index */
    UInt     last_i;
    UInt     npal;            /* palette entries in use */
-   UInt     palcap;          /* CP_PAL_SMALL or CP_PAL_SIZE */
    CpWriter* pal;            /* the palette, just before the header */
    UChar    hint[CP_PAL_HINTS];   /* writer & (CP_PAL_HINTS - 1) -> a likely index */
    UChar    b[];             /* entries (64 bytes into the chunk), then CP_NCHUNK_TAIL bytes */
 } CpNChunk;
 
-/* Palette entry k of a compact chunk. */
-static inline CpWriter cp_pal(const CpNChunk* ch, UInt k)
+/* Room in the palette of a compact chunk: CP_PAL_SMALL or CP_PAL_SIZE (the
+   palette ends where the header starts). */
+static inline UInt cp_nchunk_palcap(const CpNChunk* ch)
 {
-   return ch->pal[k];
-}
-static inline void cp_pal_set(CpNChunk* ch, UInt k, CpWriter w)
-{
-   ch->pal[k] = w;
+   return (UInt)((const CpWriter*)ch - ch->pal);
 }
 
 /* A slot: w << 1 for a uniform chunk of writer w (so a zeroed table is all
@@ -193,7 +189,7 @@ typedef struct {
    UInt        pool_n[CP_SHADOW_POOLS];
    SizeT       pool_bytes;       /* of the kept chunks */
    Bool        checkpoints;      /* keep the ckpt_* and written_* statistics (they cost scans) */
-   ULong       kind_changes;     /* slow-path events since the last count */
+   ULong       slow_events;      /* slow-path events since the last count */
    UInt        sample_events;    /* at least this many between counts: CP_SAMPLE_EVENTS
                                     (the unit tests lower it) */
    CpShadowStats stats;
@@ -258,7 +254,7 @@ static inline CpWriter cp_shadow_chunk_get(CpSlot s, UInt i)
 {
    if (CP_SLOT_IS_WIDE(s)) return CP_SLOT_CHUNK(s)->e[i];
    const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-   return cp_pal(ch, ch->b[CP_SLOT_IS_COARSE(s) ? i >> CP_COARSE_LOG2 : i]);
+   return ch->pal[ch->b[CP_SLOT_IS_COARSE(s) ? i >> CP_COARSE_LOG2 : i]];
 }
 
 /* Writer of the block holding byte a. */
@@ -326,7 +322,7 @@ static inline Addr cp_shadow_run(CpShadowMap* m, Addr a, Addr end, CpWriter* w)
          UInt j0 = (UInt)((a & (CP_CHUNK_SIZE - 1)) >> sh);
          UInt nj = (UInt)(((end - 1) & (CP_CHUNK_SIZE - 1)) >> sh) - j0 + 1;
          if (nj <= 8 && cp_shadow_same_bytes(ch->b + j0, nj)) {
-            *w = cp_pal(ch, ch->b[j0]);
+            *w = ch->pal[ch->b[j0]];
             return end;
          }
       }

@@ -359,13 +359,14 @@ static void verify_stats(void)
          if (!CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s) && CP_SLOT_IS_COARSE(s)) coarse++;
          if (!CP_SLOT_IS_UNIFORM(s) && !CP_SLOT_IS_WIDE(s)) {
             const CpNChunk* ch = CP_SLOT_NCHUNK(s);
-            if (ch->palcap != CP_PAL_SMALL && ch->palcap != CP_PAL_SIZE)
-               FAILF("after %s: chunk at 0x%lx has a palette of %u", opdesc, a, ch->palcap);
-            if (ch->npal > ch->palcap || (ch->palcap == CP_PAL_SIZE && ch->npal <= CP_PAL_SMALL
-                                          && st_compacted_never()))
+            UInt cap = cp_nchunk_palcap(ch);
+            if (cap != CP_PAL_SMALL && cap != CP_PAL_SIZE)
+               FAILF("after %s: chunk at 0x%lx has a palette of %u", opdesc, a, cap);
+            if (ch->npal > cap
+                || (cap == CP_PAL_SIZE && ch->npal <= CP_PAL_SMALL && st_compacted_never()))
                FAILF("after %s: chunk at 0x%lx has %u writers in a palette of %u", opdesc, a,
-                     ch->npal, ch->palcap);
-            palbytes += ch->palcap * sizeof(CpWriter);
+                     ch->npal, cap);
+            palbytes += cap * sizeof(CpWriter);
          }
          if (!CP_SLOT_IS_UNIFORM(s) && CP_SLOT_IS_COARSE(s) && (G != 0 || !COMPACT
                                                                || CP_SLOT_IS_WIDE(s)))
