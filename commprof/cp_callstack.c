@@ -326,7 +326,9 @@ static inline void drop_frames_below(CpThread* t, Addr sp, Bool at_too)
 /* Push a frame for n at sp, counting a call if count_call. */
 static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
 {
-   UInt cnode = cp_clo.separate_callers ? caller_context(t, n) : n->id;
+   /* a special node ((dynamic linker)) has no caller contexts */
+   UInt cnode = cp_clo.separate_callers && n->kind == CP_KIND_FUNCTION ? caller_context(t, n)
+                                                                      : n->id;
    Bool per_call = n->per_call && collecting(t);
    if (per_call) {
       /* the path: the functions of the frames below, innermost first */

@@ -21,6 +21,8 @@
 #include "pub_tool_clientstate.h"
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_transtab.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
 #include "cp_elfsyms.h"
 #include "cp_objects.h"
 #include "cp_timeline.h"
@@ -181,12 +183,53 @@ static Bool function_selected(const HChar* name)
    return sel;
 }
 
+/* Is di the dynamic linker (ld-linux-x86-64.so.2, ld-linux.so.2, ...)? */
+static Bool is_dynamic_linker(const DebugInfo* di)
+{
+   const HChar* so = VG_(DebugInfo_get_soname)(di);
+   const HChar* path = VG_(DebugInfo_get_filename)(di);
+   const HChar* base = path ? VG_(basename)(path) : "";
+   return (so && (VG_(strncmp)(so, "ld-linux", 8) == 0 || VG_(strncmp)(so, "ld64.so", 7) == 0))
+          || VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0;
+}
+
+/* Are the dynamic linker's functions nodes (--nodes=all, --node-objs)? */
+static Bool dynamic_linker_is_node(void)
+{
+   for (const DebugInfo* d = VG_(next_DebugInfo)(NULL); d; d = VG_(next_DebugInfo)(d))
+      if (is_dynamic_linker(d)) return object_is_node(d);
+   return False;
+}
+
+/* Is ia the first instruction of a lazy binding: the `push $index` of a
+   PLT entry (in an object's .plt), which the entry's first call reaches
+   (through the .got.plt word the dynamic linker points there), and which
+   goes on to the PLT's first entry and the dynamic linker's resolver?
+   Calls after the binding jump straight to the function and never run it. */
+static Bool is_lazy_binding_entry(Addr ia)
+{
+   if (VG_(DebugInfo_sect_kind)(NULL, ia) != Vg_SectPLT) return False;
+   if (!VG_(am_is_valid_for_client)(ia, 1, VKI_PROT_READ)) return False;
+   return *(const UChar*)ia == 0x68;                  /* push imm32 */
+}
+
 /* The node an instruction belongs to, or NULL; *is_entry tells whether it
-   is the function's first instruction. */
+   is the function's first instruction.  A lazy binding is entered as the
+   special node (dynamic linker), unless the dynamic linker's functions are
+   nodes themselves: the PLT entry's push, the resolver and all it calls
+   (symbol lookup in the link maps, the .got.plt word it fills, libc's IFUNC
+   selectors) are then not charged to the function whose first call of a
+   library function needed the binding.  Its frame goes when the resolver
+   jumps to the function it bound (an indirect jump with the stack pointer
+   above the frame's, see the end of cp_instrument). */
 static CpNode* resolve(Addr ia, Bool* is_entry)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
    *is_entry = False;
+   if (is_lazy_binding_entry(ia) && !dynamic_linker_is_node()) {
+      *is_entry = True;
+      return cp_node_dynlinker();
+   }
    const DebugInfo* di = VG_(find_DebugInfo)(ep, ia);
    if (!di || !object_is_node(di)) return NULL;
    const HChar* fnw;
@@ -687,6 +730,11 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             run->len[run->n++] = (UChar)(ilen & ~RUN_MEM);
          if (node && is_entry) {
             IRExpr* sp = get_sp(sb, layout);
+            /* a lazy binding's frame is the word its push writes, below the
+               return address its jump to the bound function leaves on top */
+            if (node->kind == CP_KIND_SPECIAL)
+               sp = assign(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, sp,
+                                                     IRExpr_Const(IRConst_U64(sizeof(Addr)))));
             add_dirty(sb, 2, "cp_h_enter", cp_h_enter,
                       mkIRExprVec_2(mkIRExpr_HWord((HWord)node), sp), NULL);
          }

@@ -121,6 +121,13 @@ UInt cp_node_syscall(Word sysno)
    return syscall_node[sysno];
 }
 
+CpNode* cp_node_dynlinker(void)
+{
+   static CpNode* dl;
+   if (dl == NULL) dl = new_node(CP_KIND_SPECIAL, "(dynamic linker)", "", "", "", 0, 0);
+   return dl;
+}
+
 void cp_nodes_reset_counters(void)
 {
    for (UInt i = 0; i < cp_n_nodes; i++) {

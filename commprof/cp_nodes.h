@@ -65,6 +65,9 @@ CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
                          const HChar* file, const HChar* dir, UInt line);
 /* The special node "(syscall NAME)" for system call sysno. */
 UInt    cp_node_syscall(Word sysno);
+/* The special node "(dynamic linker)": the dynamic linker's lazy binding of
+   a symbol (its resolver and all it calls), made on first need. */
+CpNode* cp_node_dynlinker(void);
 /* The code region named name (client requests), made if absent. */
 CpNode* cp_node_region(const HChar* name);
 /* Function fn called from the functions callers[0..n) (innermost first). */
