@@ -19,6 +19,7 @@
 #include "cp_timeline.h"
 #include "cp_firstread.h"
 #include "cp_percall.h"
+#include "cp_options.h"
 
 Bool cp_ignore_stack;
 Bool cp_load_extras;         /* time slices or first-read bytes are on */
@@ -44,7 +45,10 @@ static void load_extras(UInt p, UInt c, Addr a, SizeT n, CpEdge* e)
    UInt cn = cp_ctxs[c].node;
    if (cp_clo_time_slices && cp_ctxs[p].node != cn) cp_nodes[cn]->comm_in += n;
    if (cp_clo_first_read) e->first_read += cp_firstread_load(cn, a, n);
-   if (cp_percall_active) cp_percall_load(cp_ctxs[p].node, n);
+   /* a call's record counts its own loads, not those of the lazy bindings
+      and library data the call's library calls use */
+   if (cp_percall_active && cp_nodes[cn]->kind != CP_KIND_SPECIAL)
+      cp_percall_load(cp_ctxs[p].node, n);
 }
 
 /* Loads whose bytes have several producers. */
@@ -188,15 +192,11 @@ static inline __attribute__((always_inline)) void charged(CpNode* sn, CpNode** n
    }
 }
 
-/* One access of kind k (load, store or both) of sz bytes at a, by the code
-   of node function sn (NULL: code outside the nodes, charged to the
-   innermost node frame).  Inlined into each helper with constant k, sn-ness
-   and objects, so that each helper keeps only its own path. */
-static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNode* sn, UInt k, Bool objects)
+/* One access of kind k (load, store or both) of sz bytes at a, charged to
+   node n and context c. */
+static inline __attribute__((always_inline)) void access_as(Addr a, UWord sz, CpNode* n, UInt c,
+                                                            UInt k, Bool objects)
 {
-   CpNode* n;
-   UInt c;
-   charged(sn, &n, &c);
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return;
    Bool counting = cp_collect_mask != 0;
@@ -225,6 +225,18 @@ static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNod
       cp_shadow_store(&cp_shadow, a, sz, c);
       if (UNLIKELY(cp_clo_first_read)) cp_firstread_store(a, sz);
    }
+}
+
+/* One access of kind k (load, store or both) of sz bytes at a, by the code
+   of node function sn (NULL: code outside the nodes, charged to the
+   innermost node frame).  Inlined into each helper with constant k, sn-ness
+   and objects, so that each helper keeps only its own path. */
+static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNode* sn, UInt k, Bool objects)
+{
+   CpNode* n;
+   UInt c;
+   charged(sn, &n, &c);
+   access_as(a, sz, n, c, k, objects);
 }
 
 VG_REGPARM(3) void cp_h_load_n   (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_LOAD,   False); }
@@ -448,6 +460,44 @@ CP_SIZED_HELPERS(4)
 CP_SIZED_HELPERS(8)
 CP_SIZED_HELPERS(16)
 CP_SIZED_HELPERS(32)
+
+/* ---- the code of libraries ---- */
+
+/* An access of a library's code to the library's own writable segment:
+   charged to (library data) of the running thread, not to a region or a
+   caller context, and never to a data object. */
+static __attribute__((noinline)) void lib_state_access(Addr a, UWord sz, UInt k)
+{
+   CpNode* n = cp_node_libstate();
+   access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False);
+}
+
+#define CP_LIB_HELPERS(KIND, K) \
+   VG_REGPARM(3) void cp_h_##KIND##_l(Addr a, UWord sz, const CpLibData* d) \
+   { if (UNLIKELY(a - d->lo < d->span)) lib_state_access(a, sz, K); \
+     else if (cp_clo.objects) access(a, sz, NULL, K, True); \
+     else access(a, sz, NULL, K, False); }
+CP_LIB_HELPERS(load, K_LOAD)
+CP_LIB_HELPERS(store, K_STORE)
+CP_LIB_HELPERS(modify, K_MODIFY)
+
+/* Without --objects, for the common sizes. */
+#define CP_SIZED_LIB_HELPERS(SZ) \
+   VG_REGPARM(3) void cp_h_load_l##SZ(Addr a, Addr lo, UWord span) \
+   { if (UNLIKELY(a - lo < span)) lib_state_access(a, SZ, K_LOAD); \
+     else if (!load_fast(a, SZ, NULL)) load_slow_d(a, SZ); } \
+   VG_REGPARM(3) void cp_h_store_l##SZ(Addr a, Addr lo, UWord span) \
+   { if (UNLIKELY(a - lo < span)) lib_state_access(a, SZ, K_STORE); \
+     else if (!store_fast(a, SZ, NULL)) store_slow_d(a, SZ); } \
+   VG_REGPARM(3) void cp_h_modify_l##SZ(Addr a, Addr lo, UWord span) \
+   { if (UNLIKELY(a - lo < span)) lib_state_access(a, SZ, K_MODIFY); \
+     else access(a, SZ, NULL, K_MODIFY, False); }
+CP_SIZED_LIB_HELPERS(1)
+CP_SIZED_LIB_HELPERS(2)
+CP_SIZED_LIB_HELPERS(4)
+CP_SIZED_LIB_HELPERS(8)
+CP_SIZED_LIB_HELPERS(16)
+CP_SIZED_LIB_HELPERS(32)
 
 /* ---- writes that do not come from a store of the program ---- */
 

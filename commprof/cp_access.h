@@ -53,6 +53,28 @@ CP_SIZED_HELPER_DECLS(8)
 CP_SIZED_HELPER_DECLS(16)
 CP_SIZED_HELPER_DECLS(32)
 
+/* "_l" helpers are for the code of a library (an object that is not a
+   node object, other than the dynamic linker): an access to the library's
+   own writable segment [lo, lo + span) (its .data, .bss, .got: stdio's
+   FILE objects and locks, the locale, rand's state) is charged to the
+   special node (library data) instead of the innermost node frame, so
+   that two functions that both call printf do not communicate through
+   stdout's FILE; any other access is the "_d" helper's. */
+typedef struct { Addr lo; UWord span; } CpLibData;
+VG_REGPARM(3) void cp_h_load_l  (Addr a, UWord sz, const CpLibData* d);
+VG_REGPARM(3) void cp_h_store_l (Addr a, UWord sz, const CpLibData* d);
+VG_REGPARM(3) void cp_h_modify_l(Addr a, UWord sz, const CpLibData* d);
+#define CP_SIZED_LIB_HELPER_DECLS(SZ) \
+   VG_REGPARM(3) void cp_h_load_l##SZ  (Addr a, Addr lo, UWord span); \
+   VG_REGPARM(3) void cp_h_store_l##SZ (Addr a, Addr lo, UWord span); \
+   VG_REGPARM(3) void cp_h_modify_l##SZ(Addr a, Addr lo, UWord span);
+CP_SIZED_LIB_HELPER_DECLS(1)
+CP_SIZED_LIB_HELPER_DECLS(2)
+CP_SIZED_LIB_HELPER_DECLS(4)
+CP_SIZED_LIB_HELPER_DECLS(8)
+CP_SIZED_LIB_HELPER_DECLS(16)
+CP_SIZED_LIB_HELPER_DECLS(32)
+
 /* Memory written or released outside the program's stores (the kernel,
    the allocator, mappings): the shadow map and what depends on it. */
 void cp_record_write(Addr a, SizeT len, UInt w);

@@ -23,6 +23,9 @@
 #include "pub_tool_transtab.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
+#if defined(VGA_amd64)
+#include "libvex_guest_amd64.h"
+#endif
 #include "cp_elfsyms.h"
 #include "cp_objects.h"
 #include "cp_timeline.h"
@@ -39,7 +42,13 @@ static UInt need;
 static Bool   have_exe_id;
 static ULong  exe_dev, exe_ino;
 
-typedef struct { const DebugInfo* di; Bool is_node; CpElfSyms* elf; } ObjEnt;
+typedef struct {
+   const DebugInfo* di;
+   Bool is_node;
+   CpElfSyms* elf;               /* its sections and symbols, read on first need */
+   Bool lib_known;               /* lib is decided */
+   CpLibData* lib;               /* a library: its writable segment; else NULL */
+} ObjEnt;
 static ObjEnt* objs;
 static UInt    n_objs, objs_cap;
 
@@ -151,8 +160,21 @@ static Bool object_is_node(const DebugInfo* di)
    objs[n_objs].di = di;
    objs[n_objs].is_node = is_node;
    objs[n_objs].elf = NULL;
+   objs[n_objs].lib_known = False;
+   objs[n_objs].lib = NULL;
    n_objs++;
    return is_node;
+}
+
+/* The sections and symbols of o's file, read on first need. */
+static const CpElfSyms* obj_elf(ObjEnt* o)
+{
+   if (!o->elf) {
+      o->elf = VG_(calloc)("cp.instr.elf", 1, sizeof(CpElfSyms));
+      cp_elf_read_data_symbols(VG_(DebugInfo_get_filename)(o->di),
+                               (Addr)VG_(DebugInfo_get_text_bias)(o->di), o->elf);
+   }
+   return o->elf;
 }
 
 /* The name of the function at entry from the object's own symbol table,
@@ -160,15 +182,8 @@ static Bool object_is_node(const DebugInfo* di)
    kin "(below main)"; the node gets its real name. */
 static const HChar* symtab_name(const DebugInfo* di, Addr entry)
 {
-   for (UInt i = 0; i < n_objs; i++) {
-      if (objs[i].di != di) continue;
-      if (!objs[i].elf) {
-         objs[i].elf = VG_(calloc)("cp.instr.elf", 1, sizeof(CpElfSyms));
-         cp_elf_read_data_symbols(VG_(DebugInfo_get_filename)(di),
-                                  (Addr)VG_(DebugInfo_get_text_bias)(di), objs[i].elf);
-      }
-      return cp_elf_func_name_at(objs[i].elf, entry);
-   }
+   for (UInt i = 0; i < n_objs; i++)
+      if (objs[i].di == di) return cp_elf_func_name_at(obj_elf(&objs[i]), entry);
    return NULL;
 }
 
@@ -191,6 +206,43 @@ static Bool is_dynamic_linker(const DebugInfo* di)
    const HChar* base = path ? VG_(basename)(path) : "";
    return (so && (VG_(strncmp)(so, "ld-linux", 8) == 0 || VG_(strncmp)(so, "ld64.so", 7) == 0))
           || VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0;
+}
+
+/* The writable segment of the library whose code holds ia, for the "_l"
+   helpers (cp_access.h), or NULL: code of a node object, of the dynamic
+   linker (whose data is (no function)'s and (dynamic linker)'s), of
+   Valgrind's and commprof's preload libraries (which keep no state), or of
+   an object without writable data sections.  The segment runs from the
+   first to the end of the last allocated writable section (.data.rel.ro,
+   .dynamic, .got, .data, .bss; thread-local sections are templates, not
+   counted). */
+static const CpLibData* library_of(Addr ia)
+{
+   const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
+   if (!di || object_is_node(di)) return NULL;
+   ObjEnt* o = NULL;
+   for (UInt i = 0; i < n_objs && !o; i++)
+      if (objs[i].di == di) o = &objs[i];
+   if (!o) return NULL;
+   if (o->lib_known) return o->lib;
+   o->lib_known = True;
+   const HChar* path = VG_(DebugInfo_get_filename)(di);
+   if (!path || is_dynamic_linker(di)
+       || VG_(strncmp)(VG_(basename)(path), "vgpreload_", 10) == 0)
+      return NULL;
+   const CpElfSyms* e = obj_elf(o);
+   Addr lo = ~(Addr)0, hi = 0;
+   for (UInt i = 0; i < e->n_sections; i++) {
+      const CpElfSection* sec = &e->sections[i];
+      if (sec->size == 0) continue;
+      if (sec->addr < lo) lo = sec->addr;
+      if (sec->addr + sec->size > hi) hi = sec->addr + sec->size;
+   }
+   if (hi <= lo) return NULL;
+   o->lib = VG_(malloc)("cp.instr.lib", sizeof(CpLibData));
+   o->lib->lo = lo;
+   o->lib->span = hi - lo;
+   return o->lib;
 }
 
 /* Are the dynamic linker's functions nodes (--nodes=all, --node-objs)? */
@@ -328,10 +380,38 @@ static const Helper sized_helpers[6][2][3] = {
    SIZED_ROW(1), SIZED_ROW(2), SIZED_ROW(4), SIZED_ROW(8), SIZED_ROW(16), SIZED_ROW(32)
 };
 
+/* The helpers of library code ("_l"): [log2 size][kind] without --objects,
+   and the generic ones. */
+#define LIB_ROW(SZ) \
+   { { cp_h_load_l##SZ, "cp_h_load_l" #SZ }, { cp_h_store_l##SZ, "cp_h_store_l" #SZ }, \
+     { cp_h_modify_l##SZ, "cp_h_modify_l" #SZ } }
+static const Helper sized_lib_helpers[6][3] = {
+   LIB_ROW(1), LIB_ROW(2), LIB_ROW(4), LIB_ROW(8), LIB_ROW(16), LIB_ROW(32)
+};
+static const Helper lib_helpers[3] = {
+   { cp_h_load_l, "cp_h_load_l" }, { cp_h_store_l, "cp_h_store_l" }, { cp_h_modify_l, "cp_h_modify_l" }
+};
+
+/* An access of kind k, size bytes at addr, by the code of node (NULL: code
+   outside the nodes; lib: the writable segment of the library whose code
+   it is, or NULL), made if guard (NULL: always). */
 static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
-                        CpNode* node, IRExpr* guard)
+                        CpNode* node, const CpLibData* lib, IRExpr* guard)
 {
    if (size <= 0) return;
+   if (lib && !node) {
+      if (!cp_clo.objects && (size & (size - 1)) == 0 && size <= 32) {
+         const Helper* h = &sized_lib_helpers[__builtin_ctz((UInt)size)][k];
+         add_dirty(sb, 3, h->name, h->fn,
+                   mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)lib->lo), mkIRExpr_HWord((HWord)lib->span)),
+                   guard);
+      } else {
+         add_dirty(sb, 3, lib_helpers[k].name, lib_helpers[k].fn,
+                   mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), mkIRExpr_HWord((HWord)lib)),
+                   guard);
+      }
+      return;
+   }
    if (!cp_clo.objects && (size & (size - 1)) == 0 && size <= 32) {
       const Helper* h = &sized_helpers[__builtin_ctz((UInt)size)][node ? 1 : 0][k];
       if (node)
@@ -605,7 +685,7 @@ static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
    accesses did: nothing else changes it in between. */
 #define MAX_INSN_ACCESSES 32
 typedef struct {
-   AccKind k; IRExpr* addr; Int size; CpNode* node; IRExpr* guard;
+   AccKind k; IRExpr* addr; Int size; CpNode* node; const CpLibData* lib; IRExpr* guard;
    ULong pend_n;                 /* for --objects: instructions of the run so far */
 } DeferredAccess;
 typedef struct { DeferredAccess a[MAX_INSN_ACCESSES]; UInt n; } InsnAccesses;
@@ -615,9 +695,55 @@ static void flush_accesses(IRSB* sb, InsnAccesses* acc)
    for (UInt j = 0; j < acc->n; j++) {
       DeferredAccess* d = &acc->a[j];
       if (cp_clo.objects) emit_insn_offset(sb, d->pend_n);
-      emit_access(sb, d->k, d->addr, d->size, d->node, d->guard);
+      emit_access(sb, d->k, d->addr, d->size, d->node, d->lib, d->guard);
    }
    acc->n = 0;
+}
+
+/* the library of the instruction being instrumented (see emit_access) */
+static const CpLibData* cur_lib;
+
+/* Thread-local data (errno, the locale of the thread, the stack guard) is
+   the C library's too: an access of a library's code whose address is
+   computed from the thread pointer (%fs on amd64) is charged to (library
+   data) wherever it lands.  fs_tmp[t] tells whether temporary t of the
+   superblock holds such an address. */
+static const CpLibData lib_everywhere = { 0, ~(UWord)0 };
+static UChar* fs_tmp;
+static UInt   fs_tmp_cap;
+
+static void fs_tmps_reset(const IRSB* sbIn)
+{
+   UInt n = (UInt)sbIn->tyenv->types_used;
+   if (n > fs_tmp_cap) {
+      fs_tmp_cap = n + 64;
+      fs_tmp = VG_(realloc)("cp.instr.fs", fs_tmp, fs_tmp_cap);
+   }
+   VG_(memset)(fs_tmp, 0, n);
+}
+
+static Bool is_fs_addr(const IRExpr* e)
+{
+   return e->tag == Iex_RdTmp && fs_tmp[e->Iex.RdTmp.tmp];
+}
+
+/* t = data: does t now hold an address from the thread pointer? */
+static void fs_tmp_note(IRTemp t, const IRExpr* data)
+{
+#if defined(VGA_amd64)
+   if (data->tag == Iex_Get && data->Iex.Get.ty == Ity_I64
+       && data->Iex.Get.offset == offsetof(VexGuestAMD64State, guest_FS_CONST))
+      fs_tmp[t] = 1;
+   else if (data->tag == Iex_Binop
+            && (data->Iex.Binop.op == Iop_Add64 || data->Iex.Binop.op == Iop_Sub64)
+            && (is_fs_addr(data->Iex.Binop.arg1) || is_fs_addr(data->Iex.Binop.arg2)))
+      fs_tmp[t] = 1;
+   else if (data->tag == Iex_Load && data->Iex.Load.ty == Ity_I64 && is_fs_addr(data->Iex.Load.addr))
+      fs_tmp[t] = 1;             /* a pointer kept there: the thread's own
+                                    descriptor (THREAD_SELF), its locale */
+#else
+   (void)t; (void)data;
+#endif
 }
 
 static void defer_access(IRSB* sb, InsnAccesses* acc, ULong pend_n, AccKind k,
@@ -629,6 +755,7 @@ static void defer_access(IRSB* sb, InsnAccesses* acc, ULong pend_n, AccKind k,
    d->addr = addr;
    d->size = size;
    d->node = node;
+   d->lib = cur_lib && is_fs_addr(addr) ? &lib_everywhere : cur_lib;
    d->guard = guard;
    d->pend_n = pend_n;
 }
@@ -655,6 +782,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       VG_(tool_panic)("commprof supports 64-bit guests on 64-bit hosts only");
 
    IRSB* sb = deepCopyIRSBExceptStmts(sbIn);
+   fs_tmps_reset(sbIn);
    Int i = 0;
    /* the preamble before the first IMark is copied unchanged */
    while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
@@ -710,6 +838,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          ia = st->Ist.IMark.addr;
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
+         cur_lib = node ? NULL : library_of(ia);
          n_insn_loads = 0;
          insn_mem = False;
          if ((pend_n || pend_mem) && (node != pend_node || is_entry)) {
@@ -747,6 +876,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       case Ist_WrTmp: {
          addStmtToIRSB(sb, st);
          IRExpr* data = st->Ist.WrTmp.data;
+         fs_tmp_note(st->Ist.WrTmp.tmp, data);
          if (data->tag == Iex_Load) {
             if (st->Ist.WrTmp.tmp == next_tmp
                 && (next_is_ret || is_got_load(data->Iex.Load.addr)))

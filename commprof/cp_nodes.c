@@ -128,6 +128,19 @@ CpNode* cp_node_dynlinker(void)
    return dl;
 }
 
+static CpNode* libstate;
+
+CpNode* cp_node_libstate(void)
+{
+   if (libstate == NULL) libstate = new_node(CP_KIND_SPECIAL, "(library data)", "", "", "", 0, 0);
+   return libstate;
+}
+
+Bool cp_node_is_libstate(UInt node)
+{
+   return libstate != NULL && node == libstate->id;
+}
+
 void cp_nodes_reset_counters(void)
 {
    for (UInt i = 0; i < cp_n_nodes; i++) {

@@ -451,11 +451,16 @@ static UInt key_pair(const CpEdge* e, UInt* k)     { k[0] = pnode(e); k[1] = cno
 static UInt key_consumer(const CpEdge* e, UInt* k) { k[0] = cnode(e); return 1; }
 static UInt key_producer(const CpEdge* e, UInt* k) { k[0] = pnode(e); return 1; }
 
+/* (producer thread, consumer thread, whether (library data) reads or wrote
+   the bytes) */
 static UInt key_threads(const CpEdge* e, UInt* k)
 {
-   k[0] = cp_ctxs[cp_edge_producer(e)].thread;
-   k[1] = cp_ctxs[cp_edge_consumer(e)].thread;
-   return 2;
+   const CpCtx* p = &cp_ctxs[cp_edge_producer(e)];
+   const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
+   k[0] = p->thread;
+   k[1] = c->thread;
+   k[2] = cp_node_is_libstate(p->node) || cp_node_is_libstate(c->node);
+   return 3;
 }
 
 static UInt key_node_thread(const CpEdge* e, UInt* k)
@@ -722,7 +727,9 @@ static void build_report(CpReport* r, const HChar* reason)
    VG_(ssort)(r->edges, r->n_edges, sizeof(CpNodeEdge), cmp_node_edges);
 
    /* threads: bytes read, the thread matrix (all bytes, the diagonal too),
-      and bytes crossing threads; (unwritten) belongs to no thread */
+      and bytes crossing threads; (unwritten) belongs to no thread, and the
+      C library's own data passed from thread to thread ((library data):
+      stdout's FILE, rand's state) is not the threads' communication */
    cp_threads_sync_clock();
    r->n_threads   = cp_n_threads;
    r->thread_read = VG_(calloc)("cp.rep", cp_n_threads, sizeof(ULong));
@@ -739,7 +746,7 @@ static void build_report(CpReport* r, const HChar* reason)
       key_threads(v[i], t);
       UInt pt = t[0], ct = t[1];
       r->thread_read[ct] += bytes;
-      if (pt != 0) {
+      if (pt != 0 && !t[2]) {
          CpThreadCell* cell = &r->cells[r->n_cells++];
          cell->producer = pt;
          cell->consumer = ct;
