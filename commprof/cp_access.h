@@ -53,13 +53,15 @@ CP_SIZED_HELPER_DECLS(8)
 CP_SIZED_HELPER_DECLS(16)
 CP_SIZED_HELPER_DECLS(32)
 
-/* "_l" helpers are for the code of a library (an object that is not a
-   node object, other than the dynamic linker): an access to the library's
-   own writable segment [lo, lo + span) (its .data, .bss, .got: stdio's
-   FILE objects and locks, the locale, rand's state) is charged to the
-   special node (library data) instead of the innermost node frame, so
-   that two functions that both call printf do not communicate through
-   stdout's FILE; any other access is the "_d" helper's. */
+/* "_l" helpers are for the code of a C or C++ run-time library (libc,
+   libm, libstdc++, ...) that is not a node object: an access to the
+   library's own image [lo, lo + span) (its data and tables: stdio's FILE
+   objects and locks, the locale, rand's state) is charged to the special
+   node (library data) instead of the innermost node frame, so that two
+   functions that both call printf do not communicate through stdout's
+   FILE; any other access is the "_d" helper's.  Generated code passes
+   lo = 0 and span = ~0 for an address computed from the thread pointer
+   (errno, the thread's descriptor). */
 typedef struct { Addr lo; UWord span; } CpLibData;
 VG_REGPARM(3) void cp_h_load_l  (Addr a, UWord sz, const CpLibData* d);
 VG_REGPARM(3) void cp_h_store_l (Addr a, UWord sz, const CpLibData* d);

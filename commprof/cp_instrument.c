@@ -208,14 +208,29 @@ static Bool is_dynamic_linker(const DebugInfo* di)
           || VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0;
 }
 
-/* The writable segment of the library whose code holds ia, for the "_l"
-   helpers (cp_access.h), or NULL: code of a node object, of the dynamic
-   linker (whose data is (no function)'s and (dynamic linker)'s), of
-   Valgrind's and commprof's preload libraries (which keep no state), or of
-   an object without writable data sections.  The segment runs from the
-   first to the end of the last allocated writable section (.data.rel.ro,
-   .dynamic, .got, .data, .bss; thread-local sections are templates, not
-   counted). */
+/* Is the object at path one of the C and C++ run-time libraries, whose
+   state programs use without naming it (stdio, rand, the locale, errno,
+   iostreams)? */
+static Bool is_runtime_library(const HChar* path)
+{
+   static const HChar* const names[] = {
+      "libc.so", "libm.so", "libmvec.so", "libstdc++.so", "libgcc_s.so", "libpthread.so",
+      "libdl.so", "librt.so", "libresolv.so", "libutil.so", "libanl.so", "libnss_", NULL
+   };
+   const HChar* base = VG_(basename)(path);
+   for (UInt i = 0; names[i]; i++)
+      if (VG_(strncmp)(base, names[i], VG_(strlen)(names[i])) == 0) return True;
+   return False;
+}
+
+/* The image of the run-time library whose code holds ia, for the "_l"
+   helpers (cp_access.h), or NULL: code of a node object, of another
+   library (the dynamic linker, whose data is (no function)'s and (dynamic
+   linker)'s, the preload libraries, the program's own libraries), or of an
+   object without data sections.  The image runs from the first to the end
+   of the last allocated section that is not code (thread-local sections
+   are templates, not counted), writable or not: the library's state and
+   its tables. */
 static const CpLibData* library_of(Addr ia)
 {
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
@@ -227,9 +242,7 @@ static const CpLibData* library_of(Addr ia)
    if (o->lib_known) return o->lib;
    o->lib_known = True;
    const HChar* path = VG_(DebugInfo_get_filename)(di);
-   if (!path || is_dynamic_linker(di)
-       || VG_(strncmp)(VG_(basename)(path), "vgpreload_", 10) == 0)
-      return NULL;
+   if (!path || !is_runtime_library(path)) return NULL;
    const CpElfSyms* e = obj_elf(o);
    Addr lo = ~(Addr)0, hi = 0;
    for (UInt i = 0; i < e->n_sections; i++) {
