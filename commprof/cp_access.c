@@ -472,9 +472,14 @@ static __attribute__((noinline)) void lib_state_access(Addr a, UWord sz, UInt k)
    access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False);
 }
 
+static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibData* d)
+{
+   return UNLIKELY(a - d->lo < d->span) || UNLIKELY(a - d->lo2 < d->span2);
+}
+
 #define CP_LIB_HELPERS(KIND, K) \
    VG_REGPARM(3) void cp_h_##KIND##_l(Addr a, UWord sz, const CpLibData* d) \
-   { if (UNLIKELY(a - d->lo < d->span)) lib_state_access(a, sz, K); \
+   { if (lib_own(a, d)) lib_state_access(a, sz, K); \
      else if (cp_clo.objects) access(a, sz, NULL, K, True); \
      else access(a, sz, NULL, K, False); }
 CP_LIB_HELPERS(load, K_LOAD)
@@ -483,14 +488,14 @@ CP_LIB_HELPERS(modify, K_MODIFY)
 
 /* Without --objects, for the common sizes. */
 #define CP_SIZED_LIB_HELPERS(SZ) \
-   VG_REGPARM(3) void cp_h_load_l##SZ(Addr a, Addr lo, UWord span) \
-   { if (UNLIKELY(a - lo < span)) lib_state_access(a, SZ, K_LOAD); \
+   VG_REGPARM(2) void cp_h_load_l##SZ(Addr a, const CpLibData* d) \
+   { if (lib_own(a, d)) lib_state_access(a, SZ, K_LOAD); \
      else if (!load_fast(a, SZ, NULL)) load_slow_d(a, SZ); } \
-   VG_REGPARM(3) void cp_h_store_l##SZ(Addr a, Addr lo, UWord span) \
-   { if (UNLIKELY(a - lo < span)) lib_state_access(a, SZ, K_STORE); \
+   VG_REGPARM(2) void cp_h_store_l##SZ(Addr a, const CpLibData* d) \
+   { if (lib_own(a, d)) lib_state_access(a, SZ, K_STORE); \
      else if (!store_fast(a, SZ, NULL)) store_slow_d(a, SZ); } \
-   VG_REGPARM(3) void cp_h_modify_l##SZ(Addr a, Addr lo, UWord span) \
-   { if (UNLIKELY(a - lo < span)) lib_state_access(a, SZ, K_MODIFY); \
+   VG_REGPARM(2) void cp_h_modify_l##SZ(Addr a, const CpLibData* d) \
+   { if (lib_own(a, d)) lib_state_access(a, SZ, K_MODIFY); \
      else access(a, SZ, NULL, K_MODIFY, False); }
 CP_SIZED_LIB_HELPERS(1)
 CP_SIZED_LIB_HELPERS(2)

@@ -55,21 +55,24 @@ CP_SIZED_HELPER_DECLS(32)
 
 /* "_l" helpers are for the code of a C or C++ run-time library (libc,
    libm, libstdc++, ...) that is not a node object: an access to the
-   library's own image [lo, lo + span) (its data and tables: stdio's FILE
-   objects and locks, the locale, rand's state) is charged to the special
-   node (library data) instead of the innermost node frame, so that two
-   functions that both call printf do not communicate through stdout's
-   FILE; any other access is the "_d" helper's.  Generated code passes
-   lo = 0 and span = ~0 for an address computed from the thread pointer
-   (errno, the thread's descriptor). */
-typedef struct { Addr lo; UWord span; } CpLibData;
+   library's own data is charged to the special node (library data) instead
+   of the innermost node frame, so that two functions that both call printf
+   do not communicate through stdout's FILE; any other access is the "_d"
+   helper's.  The library's own data is its image [lo, lo + span) (its data
+   and tables: stdio's FILE objects and locks, the locale, rand's state) and
+   the objects the program's executable holds for it (copy relocations:
+   std::cout, stdout, environ), [lo2, lo2 + span2).  The generated code
+   passes a descriptor whose first range is the whole address space for an
+   address computed from the thread pointer (errno, the thread's
+   descriptor). */
+typedef struct { Addr lo; UWord span; Addr lo2; UWord span2; } CpLibData;
 VG_REGPARM(3) void cp_h_load_l  (Addr a, UWord sz, const CpLibData* d);
 VG_REGPARM(3) void cp_h_store_l (Addr a, UWord sz, const CpLibData* d);
 VG_REGPARM(3) void cp_h_modify_l(Addr a, UWord sz, const CpLibData* d);
 #define CP_SIZED_LIB_HELPER_DECLS(SZ) \
-   VG_REGPARM(3) void cp_h_load_l##SZ  (Addr a, Addr lo, UWord span); \
-   VG_REGPARM(3) void cp_h_store_l##SZ (Addr a, Addr lo, UWord span); \
-   VG_REGPARM(3) void cp_h_modify_l##SZ(Addr a, Addr lo, UWord span);
+   VG_REGPARM(2) void cp_h_load_l##SZ  (Addr a, const CpLibData* d); \
+   VG_REGPARM(2) void cp_h_store_l##SZ (Addr a, const CpLibData* d); \
+   VG_REGPARM(2) void cp_h_modify_l##SZ(Addr a, const CpLibData* d);
 CP_SIZED_LIB_HELPER_DECLS(1)
 CP_SIZED_LIB_HELPER_DECLS(2)
 CP_SIZED_LIB_HELPER_DECLS(4)

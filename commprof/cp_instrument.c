@@ -47,7 +47,7 @@ typedef struct {
    Bool is_node;
    CpElfSyms* elf;               /* its sections and symbols, read on first need */
    Bool lib_known;               /* lib is decided */
-   CpLibData* lib;               /* a library: its writable segment; else NULL */
+   CpLibData* lib;               /* a run-time library: its own data; else NULL */
 } ObjEnt;
 static ObjEnt* objs;
 static UInt    n_objs, objs_cap;
@@ -208,6 +208,31 @@ static Bool is_dynamic_linker(const DebugInfo* di)
           || VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0;
 }
 
+/* The objects the main executable holds for the libraries: those its
+   symbol table names with a version (`_ZSt4cout@GLIBCXX_3.4`,
+   `stdout@GLIBC_2.2.5`), which the dynamic linker fills from the library
+   (copy relocations) and the library's code then uses in place of its
+   own.  The static linker puts them together (.dynbss): from the first to
+   the end of the last, into *lo and *span (0 and 0 if none). */
+static void exe_copies(Addr* lo, UWord* span)
+{
+   Addr l = ~(Addr)0, h = 0;
+   for (UInt i = 0; i < n_objs; i++) {
+      const HChar* path = VG_(DebugInfo_get_filename)(objs[i].di);
+      if (!path || !is_main_exe(path)) continue;
+      const CpElfSyms* e = obj_elf(&objs[i]);
+      for (UInt k = 0; k < e->n_syms; k++) {
+         const CpElfSym* y = &e->syms[k];
+         if (y->size == 0 || VG_(strchr)(y->name, '@') == NULL) continue;
+         if (y->addr < l) l = y->addr;
+         if (y->addr + y->size > h) h = y->addr + y->size;
+      }
+      break;
+   }
+   *lo = h > l ? l : 0;
+   *span = h > l ? h - l : 0;
+}
+
 /* Is the object at path one of the C and C++ run-time libraries, whose
    state programs use without naming it (stdio, rand, the locale, errno,
    iostreams)? */
@@ -255,6 +280,7 @@ static const CpLibData* library_of(Addr ia)
    o->lib = VG_(malloc)("cp.instr.lib", sizeof(CpLibData));
    o->lib->lo = lo;
    o->lib->span = hi - lo;
+   exe_copies(&o->lib->lo2, &o->lib->span2);
    return o->lib;
 }
 
@@ -415,9 +441,7 @@ static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
    if (lib && !node) {
       if (!cp_clo.objects && (size & (size - 1)) == 0 && size <= 32) {
          const Helper* h = &sized_lib_helpers[__builtin_ctz((UInt)size)][k];
-         add_dirty(sb, 3, h->name, h->fn,
-                   mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)lib->lo), mkIRExpr_HWord((HWord)lib->span)),
-                   guard);
+         add_dirty(sb, 2, h->name, h->fn, mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)lib)), guard);
       } else {
          add_dirty(sb, 3, lib_helpers[k].name, lib_helpers[k].fn,
                    mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), mkIRExpr_HWord((HWord)lib)),
@@ -721,7 +745,7 @@ static const CpLibData* cur_lib;
    computed from the thread pointer (%fs on amd64) is charged to (library
    data) wherever it lands.  fs_tmp[t] tells whether temporary t of the
    superblock holds such an address. */
-static const CpLibData lib_everywhere = { 0, ~(UWord)0 };
+static const CpLibData lib_everywhere = { 0, ~(UWord)0, 0, 0 };
 static UChar* fs_tmp;
 static UInt   fs_tmp_cap;
 
