@@ -461,14 +461,14 @@ CP_SIZED_HELPERS(8)
 CP_SIZED_HELPERS(16)
 CP_SIZED_HELPERS(32)
 
-/* ---- the code of libraries ---- */
+/* ---- the code of the run-time libraries ---- */
 
-/* An access of a library's code to the library's own writable segment:
-   charged to (library data) of the running thread, not to a region or a
-   caller context, and never to a data object. */
-static __attribute__((noinline)) void lib_state_access(Addr a, UWord sz, UInt k)
+/* An access of a run-time library's code to the library's own data (see
+   cp_access.h): charged to (library data) of the running thread, not to a
+   region or a caller context, and never to a data object. */
+static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k)
 {
-   CpNode* n = cp_node_libstate();
+   CpNode* n = cp_node_libdata();
    access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False);
 }
 
@@ -479,7 +479,7 @@ static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibDat
 
 #define CP_LIB_HELPERS(KIND, K) \
    VG_REGPARM(3) void cp_h_##KIND##_l(Addr a, UWord sz, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_state_access(a, sz, K); \
+   { if (lib_own(a, d)) lib_data_access(a, sz, K); \
      else if (cp_clo.objects) access(a, sz, NULL, K, True); \
      else access(a, sz, NULL, K, False); }
 CP_LIB_HELPERS(load, K_LOAD)
@@ -489,13 +489,13 @@ CP_LIB_HELPERS(modify, K_MODIFY)
 /* Without --objects, for the common sizes. */
 #define CP_SIZED_LIB_HELPERS(SZ) \
    VG_REGPARM(2) void cp_h_load_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_state_access(a, SZ, K_LOAD); \
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_LOAD); \
      else if (!load_fast(a, SZ, NULL)) load_slow_d(a, SZ); } \
    VG_REGPARM(2) void cp_h_store_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_state_access(a, SZ, K_STORE); \
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_STORE); \
      else if (!store_fast(a, SZ, NULL)) store_slow_d(a, SZ); } \
    VG_REGPARM(2) void cp_h_modify_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_state_access(a, SZ, K_MODIFY); \
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_MODIFY); \
      else access(a, SZ, NULL, K_MODIFY, False); }
 CP_SIZED_LIB_HELPERS(1)
 CP_SIZED_LIB_HELPERS(2)

@@ -432,8 +432,8 @@ static const Helper lib_helpers[3] = {
 };
 
 /* An access of kind k, size bytes at addr, by the code of node (NULL: code
-   outside the nodes; lib: the writable segment of the library whose code
-   it is, or NULL), made if guard (NULL: always). */
+   outside the nodes; lib: then the own data of the run-time library whose
+   code it is, or NULL), made if guard (NULL: always). */
 static void emit_access(IRSB* sb, AccKind k, IRExpr* addr, Int size,
                         CpNode* node, const CpLibData* lib, IRExpr* guard)
 {

@@ -128,17 +128,17 @@ CpNode* cp_node_dynlinker(void)
    return dl;
 }
 
-static CpNode* libstate;
+static CpNode* libdata;
 
-CpNode* cp_node_libstate(void)
+CpNode* cp_node_libdata(void)
 {
-   if (libstate == NULL) libstate = new_node(CP_KIND_SPECIAL, "(library data)", "", "", "", 0, 0);
-   return libstate;
+   if (libdata == NULL) libdata = new_node(CP_KIND_SPECIAL, "(library data)", "", "", "", 0, 0);
+   return libdata;
 }
 
-Bool cp_node_is_libstate(UInt node)
+Bool cp_node_is_libdata(UInt node)
 {
-   return libstate != NULL && node == libstate->id;
+   return libdata != NULL && node == libdata->id;
 }
 
 void cp_nodes_reset_counters(void)

@@ -70,9 +70,9 @@ UInt    cp_node_syscall(Word sysno);
 CpNode* cp_node_dynlinker(void);
 /* The special node "(library data)": a library's code using the library's
    own writable segment (see cp_access.h), made on first need. */
-CpNode* cp_node_libstate(void);
+CpNode* cp_node_libdata(void);
 /* Is node (library data)? */
-Bool    cp_node_is_libstate(UInt node);
+Bool    cp_node_is_libdata(UInt node);
 /* The code region named name (client requests), made if absent. */
 CpNode* cp_node_region(const HChar* name);
 /* Function fn called from the functions callers[0..n) (innermost first). */

@@ -459,7 +459,7 @@ static UInt key_threads(const CpEdge* e, UInt* k)
    const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
    k[0] = p->thread;
    k[1] = c->thread;
-   k[2] = cp_node_is_libstate(p->node) || cp_node_is_libstate(c->node);
+   k[2] = cp_node_is_libdata(p->node) || cp_node_is_libdata(c->node);
    return 3;
 }
 
