@@ -284,6 +284,30 @@ static const CpLibData* library_of(Addr ia)
    return o->lib;
 }
 
+/* Is ia in one of the run-time library's synchronisation functions (mutexes,
+   condition variables, barriers, read-write locks, spin locks, semaphores,
+   once controls, and the internal lock and futex helpers behind them)?
+   Everything they read and write, the program's pthread_mutex_t included,
+   is the library's bookkeeping: (library data)'s, so that two threads that
+   take turns on a lock communicate only through the data it protects. */
+static Bool in_sync_function(Addr ia)
+{
+   static const HChar* const pats[] = {
+      "pthread_mutex_*", "__pthread_mutex_*", "pthread_mutexattr_*",
+      "pthread_cond_*", "__pthread_cond_*", "__condvar_*", "pthread_condattr_*",
+      "pthread_barrier_*", "__pthread_barrier_*", "pthread_barrierattr_*",
+      "pthread_rwlock_*", "__pthread_rwlock_*", "pthread_rwlockattr_*",
+      "pthread_spin_*", "__pthread_spin_*", "sem_*", "__new_sem_*", "__old_sem_*", "__sem_*",
+      "pthread_once", "__pthread_once*", "call_once", "mtx_*", "cnd_*",
+      "__lll_*", "__futex_*", NULL
+   };
+   const HChar* fn;
+   if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ia, &fn)) return False;
+   for (UInt i = 0; pats[i]; i++)
+      if (VG_(string_match)(pats[i], fn)) return True;
+   return False;
+}
+
 /* Are the dynamic linker's functions nodes (--nodes=all, --node-objs)? */
 static Bool dynamic_linker_is_node(void)
 {
@@ -876,6 +900,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
          cur_lib = node ? NULL : library_of(ia);
+         if (cur_lib && in_sync_function(ia)) cur_lib = &lib_everywhere;
          n_insn_loads = 0;
          insn_mem = False;
          if ((pend_n || pend_mem) && (node != pend_node || is_entry)) {

@@ -121,11 +121,12 @@ UInt cp_node_syscall(Word sysno)
    return syscall_node[sysno];
 }
 
+static CpNode* dynlinker;
+
 CpNode* cp_node_dynlinker(void)
 {
-   static CpNode* dl;
-   if (dl == NULL) dl = new_node(CP_KIND_SPECIAL, "(dynamic linker)", "", "", "", 0, 0);
-   return dl;
+   if (dynlinker == NULL) dynlinker = new_node(CP_KIND_SPECIAL, "(dynamic linker)", "", "", "", 0, 0);
+   return dynlinker;
 }
 
 static CpNode* libdata;
@@ -136,9 +137,9 @@ CpNode* cp_node_libdata(void)
    return libdata;
 }
 
-Bool cp_node_is_libdata(UInt node)
+Bool cp_node_is_runtime(UInt node)
 {
-   return libdata != NULL && node == libdata->id;
+   return (libdata != NULL && node == libdata->id) || (dynlinker != NULL && node == dynlinker->id);
 }
 
 void cp_nodes_reset_counters(void)

@@ -71,8 +71,8 @@ CpNode* cp_node_dynlinker(void);
 /* The special node "(library data)": a library's code using the library's
    own writable segment (see cp_access.h), made on first need. */
 CpNode* cp_node_libdata(void);
-/* Is node (library data)? */
-Bool    cp_node_is_libdata(UInt node);
+/* Is node (library data) or (dynamic linker), the run-time's own work? */
+Bool    cp_node_is_runtime(UInt node);
 /* The code region named name (client requests), made if absent. */
 CpNode* cp_node_region(const HChar* name);
 /* Function fn called from the functions callers[0..n) (innermost first). */

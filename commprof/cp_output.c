@@ -451,15 +451,15 @@ static UInt key_pair(const CpEdge* e, UInt* k)     { k[0] = pnode(e); k[1] = cno
 static UInt key_consumer(const CpEdge* e, UInt* k) { k[0] = cnode(e); return 1; }
 static UInt key_producer(const CpEdge* e, UInt* k) { k[0] = pnode(e); return 1; }
 
-/* (producer thread, consumer thread, whether (library data) reads or wrote
-   the bytes) */
+/* (producer thread, consumer thread, whether (library data) or (dynamic
+   linker) reads or wrote the bytes) */
 static UInt key_threads(const CpEdge* e, UInt* k)
 {
    const CpCtx* p = &cp_ctxs[cp_edge_producer(e)];
    const CpCtx* c = &cp_ctxs[cp_edge_consumer(e)];
    k[0] = p->thread;
    k[1] = c->thread;
-   k[2] = cp_node_is_libdata(p->node) || cp_node_is_libdata(c->node);
+   k[2] = cp_node_is_runtime(p->node) || cp_node_is_runtime(c->node);
    return 3;
 }
 
@@ -728,8 +728,9 @@ static void build_report(CpReport* r, const HChar* reason)
 
    /* threads: bytes read, the thread matrix (all bytes, the diagonal too),
       and bytes crossing threads; (unwritten) belongs to no thread, and the
-      C library's own data passed from thread to thread ((library data):
-      stdout's FILE, rand's state) is not the threads' communication */
+      run-time's own work is not the threads' communication: the C
+      library's data passed from thread to thread ((library data): stdout's
+      FILE, rand's state, locks) and the lazy bindings ((dynamic linker)) */
    cp_threads_sync_clock();
    r->n_threads   = cp_n_threads;
    r->thread_read = VG_(calloc)("cp.rep", cp_n_threads, sizeof(ULong));
