@@ -16,21 +16,19 @@
  * reads it once. The two threads run at the same time and synchronise through pipes only:
  * the bytes a pipe carries are written by the kernel ((syscall read) of the reading
  * thread) and the kernel's reads of write() buffers are not loads, so no byte of the
- * synchronisation goes from one thread to the other (a mutex or a condition variable
- * would add their own bytes to the cell 2 -> 3).
+ * synchronisation goes from one thread to the other (a mutex's or a condition variable's
+ * bytes would not either: the C library's synchronisation functions charge their accesses
+ * to (library data), which the thread matrix leaves out; libdata-sync.c).
  *   thread 2: names itself, produce(buf), write(ready), then waits on pipe `done`
  *   thread 3: waits on `go`, then on `ready`, consume(buf), exits
  *   main:     creates 2 and 3, names 3, writes `go`, joins 3, writes `done`, joins 2.
- * So thread 3 exits before thread 2 does: glibc's exit path of a thread decrements the
- * thread count __nptl_nthreads, and reads the value the previous exiting thread wrote;
- * this order keeps that read in the cell 3 -> 2. Nothing else that thread 3 reads was
- * written by thread 2: the stacks are fresh (no thread exits before both are created, so
- * glibc reuses no stack), each thread's TLS and descriptor are written by main
- * (pthread_create) and by the thread itself. The program is linked with -z now: with lazy
- * binding, the first call of a libc function through the PLT binds it in the calling
- * thread, and ld.so's symbol lookup increments a global counter of relocations (8 bytes)
- * that the next binding reads; thread 3 binding read() after thread 2 bound write() would
- * add those 8 bytes to the cell 2 -> 3. With -z now every symbol is bound before main.
+ * Nothing else that thread 3 reads was written by thread 2: the stacks are fresh (no thread
+ * exits before both are created, so glibc reuses no stack), each thread's TLS and
+ * descriptor are written by main (pthread_create) and by the thread itself, and the C
+ * library's own counters (__nptl_nthreads, which a thread's exit path decrements) are
+ * (library data)'s. The program is linked with -z now, as it was written before lazy
+ * bindings were charged to (dynamic linker) (left out of the thread matrix too): it
+ * makes no difference to these numbers.
  *   => cell 2 -> 3           bytes = 1024, unma = 1024
  *      thread edge produce@2 -> consume@3  bytes = 1024, unma = 1024
  *      (and the function edge produce -> consume 1024/1024)
