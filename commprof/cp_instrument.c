@@ -235,12 +235,15 @@ static void exe_copies(Addr* lo, UWord* span)
 
 /* Is the object at path one of the C and C++ run-time libraries, whose
    state programs use without naming it (stdio, rand, the locale, errno,
-   iostreams)? */
+   iostreams), or commprof's preload library, which stands in for parts of
+   libc? */
 static Bool is_runtime_library(const HChar* path)
 {
    static const HChar* const names[] = {
       "libc.so", "libm.so", "libmvec.so", "libstdc++.so", "libgcc_s.so", "libpthread.so",
-      "libdl.so", "librt.so", "libresolv.so", "libutil.so", "libanl.so", "libnss_", NULL
+      "libdl.so", "librt.so", "libresolv.so", "libutil.so", "libanl.so", "libnss_",
+      "vgpreload_commprof-",     /* its malloc keeps the tool's entry points there */
+      NULL
    };
    const HChar* base = VG_(basename)(path);
    for (UInt i = 0; names[i]; i++)
@@ -251,11 +254,11 @@ static Bool is_runtime_library(const HChar* path)
 /* The image of the run-time library whose code holds ia, for the "_l"
    helpers (cp_access.h), or NULL: code of a node object, of another
    library (the dynamic linker, whose data is (no function)'s and (dynamic
-   linker)'s, the preload libraries, the program's own libraries), or of an
-   object without data sections.  The image runs from the first to the end
-   of the last allocated section that is not code (thread-local sections
-   are templates, not counted), writable or not: the library's state and
-   its tables. */
+   linker)'s, Valgrind's core preload library, the program's own
+   libraries), or of an object without data sections.  The image runs from
+   the first to the end of the last allocated section that is not code
+   (thread-local sections are templates, not counted), writable or not:
+   the library's state and its tables. */
 static const CpLibData* library_of(Addr ia)
 {
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
@@ -286,10 +289,12 @@ static const CpLibData* library_of(Addr ia)
 
 /* Is ia in one of the run-time library's synchronisation functions (mutexes,
    condition variables, barriers, read-write locks, spin locks, semaphores,
-   once controls, and the internal lock and futex helpers behind them)?
-   Everything they read and write, the program's pthread_mutex_t included,
-   is the library's bookkeeping: (library data)'s, so that two threads that
-   take turns on a lock communicate only through the data it protects. */
+   once controls, and the internal lock and futex helpers behind them) or
+   of its thread creation and joining?  Everything they read and write, the
+   program's pthread_mutex_t included, is the library's bookkeeping:
+   (library data)'s, so that two threads that take turns on a lock
+   communicate only through the data it protects, and a thread gets from
+   its creator only what the program passes it. */
 static Bool in_sync_function(Addr ia)
 {
    static const HChar* const pats[] = {
@@ -299,7 +304,17 @@ static Bool in_sync_function(Addr ia)
       "pthread_rwlock_*", "__pthread_rwlock_*", "pthread_rwlockattr_*",
       "pthread_spin_*", "__pthread_spin_*", "sem_*", "__new_sem_*", "__old_sem_*", "__sem_*",
       "pthread_once", "__pthread_once*", "call_once", "mtx_*", "cnd_*",
-      "__lll_*", "__futex_*", NULL
+      "__lll_*", "__futex_*",
+      /* a thread's start and end: the descriptor pthread_create fills and
+         start_thread reads, the result pthread_join takes back */
+      "start_thread", "pthread_create*", "__pthread_create*", "allocate_stack", "create_thread",
+      "pthread_join", "__pthread_join*", "__pthread_clockjoin*", "__pthread_timedjoin*",
+      "pthread_detach", "__pthread_detach*", "pthread_exit", "__pthread_exit*", "__nptl_*",
+      "__free_tcb", "clone", "clone3", "__clone*",
+      /* what a new thread runs before and after the thread function */
+      "__ctype_init", "getpagesize", "__getpagesize", "__call_tls_dtors", "__libc_thread_freeres",
+      "*_freeres", "__rpc_thread_destroy", "__libc_dlerror_result_free", "__glibc_tls_internal_free",
+      NULL
    };
    const HChar* fn;
    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ia, &fn)) return False;

@@ -25,8 +25,11 @@
  *   cons -> main    bytes = 8,  unma = 8
  * Thread edges: worker@2 -> worker@3 bytes = 8, unma = 8; prod@4 -> cons@5 68/68;
  * worker@3 -> main@1 8/8; cons@5 -> main@1 8/8.
- * Cells: 2 -> 3 bytes = 8, unma = 8; 4 -> 5 bytes = 68, unma = 68. (Cells into thread 1
- * also hold what the C library's thread exit passes to pthread_join: not checked.)
+ * Cells off the diagonal: 2 -> 3 8/8; 3 -> 1 8/8 (counter); 4 -> 5 68/68; 5 -> 1 8/8 (sum).
+ * Nothing else: what pthread_create hands the new thread (its descriptor, the start
+ * routine and the argument, here NULL) and what the thread's exit hands pthread_join are
+ * the C library's own (library data), and so are malloc's entry points in commprof's
+ * preload library, which every thread's malloc reads.
  *
  * stdout: counter = 2000; sum = 5 * (0 + ... + 15) = 600.
  */

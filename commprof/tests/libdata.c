@@ -24,6 +24,9 @@
  * they wrote (the format strings are in the program's .rodata, the arguments in
  * registers and on the caller's stack: those reads are the callers').
  * Thread edges: producer@1 -> consumer@1 and ta@2 -> tb@3 with the same numbers.
+ * The thread matrix off its diagonal: only 2 -> 3, bytes = 256, unma = 256 (stdout's state
+ * that ta's printf leaves for tb's is the library's; what pthread_create hands a thread
+ * and its exit hands pthread_join too).
  *
  * stdout: the sum 3 * (0 + ... + 99) = 14850; 0 + ... + 63 = 2016; rand's values
  * after srand(7) are glibc's (two calls, printed modulo 100).
