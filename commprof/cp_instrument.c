@@ -48,6 +48,7 @@ typedef struct {
    CpElfSyms* elf;               /* its sections and symbols, read on first need */
    Bool lib_known;               /* lib is decided */
    CpLibData* lib;               /* a run-time library: its own data; else NULL */
+   Bool preload;                 /* commprof's preload library */
 } ObjEnt;
 static ObjEnt* objs;
 static UInt    n_objs, objs_cap;
@@ -162,6 +163,7 @@ static Bool object_is_node(const DebugInfo* di)
    objs[n_objs].elf = NULL;
    objs[n_objs].lib_known = False;
    objs[n_objs].lib = NULL;
+   objs[n_objs].preload = False;
    n_objs++;
    return is_node;
 }
@@ -259,6 +261,24 @@ static Bool is_runtime_library(const HChar* path)
    the first to the end of the last allocated section that is not code
    (thread-local sections are templates, not counted), writable or not:
    the library's state and its tables. */
+static CpLibData* runtime_library_data(ObjEnt* o);
+
+/* Is ia, in commprof's preload library o, in one of its string and memory
+   functions (cp_strmem.c, tags 2xxxx: symbols _vgr2...)?  They touch only
+   the program's memory and keep the "_d" helpers; only malloc's code there
+   keeps data of its own. */
+static Bool is_strmem_code(ObjEnt* o, Addr ia)
+{
+   const HChar* fnw;
+   if (!VG_(get_fnname_w_offset)(VG_(current_DiEpoch)(), ia, &fnw)) return False;
+   const HChar* plus = VG_(strrchr)(fnw, '+');
+   Addr off = 0;
+   if (plus)
+      for (const HChar* d = plus + 1; *d >= '0' && *d <= '9'; d++) off = off * 10 + (Addr)(*d - '0');
+   const HChar* raw = cp_elf_func_name_at(obj_elf(o), ia - off);
+   return raw && VG_(strncmp)(raw, "_vgr2", 5) == 0;
+}
+
 static const CpLibData* library_of(Addr ia)
 {
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
@@ -267,10 +287,18 @@ static const CpLibData* library_of(Addr ia)
    for (UInt i = 0; i < n_objs && !o; i++)
       if (objs[i].di == di) o = &objs[i];
    if (!o) return NULL;
-   if (o->lib_known) return o->lib;
+   if (!o->lib_known) o->lib = runtime_library_data(o);
+   if (o->lib && o->preload && is_strmem_code(o, ia)) return NULL;
+   return o->lib;
+}
+
+/* The own data of the run-time library o (see library_of), or NULL. */
+static CpLibData* runtime_library_data(ObjEnt* o)
+{
    o->lib_known = True;
-   const HChar* path = VG_(DebugInfo_get_filename)(di);
+   const HChar* path = VG_(DebugInfo_get_filename)(o->di);
    if (!path || !is_runtime_library(path)) return NULL;
+   o->preload = VG_(strncmp)(VG_(basename)(path), "vgpreload_", 10) == 0;
    const CpElfSyms* e = obj_elf(o);
    Addr lo = ~(Addr)0, hi = 0;
    for (UInt i = 0; i < e->n_sections; i++) {
@@ -280,11 +308,11 @@ static const CpLibData* library_of(Addr ia)
       if (sec->addr + sec->size > hi) hi = sec->addr + sec->size;
    }
    if (hi <= lo) return NULL;
-   o->lib = VG_(malloc)("cp.instr.lib", sizeof(CpLibData));
-   o->lib->lo = lo;
-   o->lib->span = hi - lo;
-   exe_copies(&o->lib->lo2, &o->lib->span2);
-   return o->lib;
+   CpLibData* d = VG_(malloc)("cp.instr.lib", sizeof(CpLibData));
+   d->lo = lo;
+   d->span = hi - lo;
+   exe_copies(&d->lo2, &d->span2);
+   return d;
 }
 
 /* Is ia in one of the run-time library's synchronisation functions (mutexes,
