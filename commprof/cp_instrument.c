@@ -200,6 +200,23 @@ static Bool function_selected(const HChar* name)
    return sel;
 }
 
+/* fnw is "name+offset" (or "name-offset", or "name" at offset 0), as
+   VG_(get_fnname_w_offset) gives it: the length of the name, and the
+   offset into *off. */
+static SizeT split_fnname(const HChar* fnw, Addr* off)
+{
+   SizeT len = VG_(strlen)(fnw);
+   SizeT k = len;
+   while (k > 0 && fnw[k - 1] >= '0' && fnw[k - 1] <= '9') k--;
+   *off = 0;
+   if (k < len && k > 0 && (fnw[k - 1] == '+' || fnw[k - 1] == '-')) {
+      for (SizeT j = k; j < len; j++) *off = *off * 10 + (Addr)(fnw[j] - '0');
+      if (fnw[k - 1] == '-') *off = (Addr)0 - *off;
+      return k - 1;
+   }
+   return len;
+}
+
 /* Is di the dynamic linker (ld-linux-x86-64.so.2, ld-linux.so.2, ...)? */
 static Bool is_dynamic_linker(const DebugInfo* di)
 {
@@ -257,10 +274,9 @@ static Bool is_runtime_library(const HChar* path)
    helpers (cp_access.h), or NULL: code of a node object, of another
    library (the dynamic linker, whose data is (no function)'s and (dynamic
    linker)'s, Valgrind's core preload library, the program's own
-   libraries), or of an object without data sections.  The image runs from
-   the first to the end of the last allocated section that is not code
-   (thread-local sections are templates, not counted), writable or not:
-   the library's state and its tables. */
+   libraries), or of an object Valgrind knows no sections of.  The image
+   runs from the library's load address to the end of its last section
+   (.bss): its state and its tables, writable or not. */
 static CpLibData* runtime_library_data(ObjEnt* o);
 
 /* Is ia, in commprof's preload library o, in one of its string and memory
@@ -271,10 +287,8 @@ static Bool is_strmem_code(ObjEnt* o, Addr ia)
 {
    const HChar* fnw;
    if (!VG_(get_fnname_w_offset)(VG_(current_DiEpoch)(), ia, &fnw)) return False;
-   const HChar* plus = VG_(strrchr)(fnw, '+');
-   Addr off = 0;
-   if (plus)
-      for (const HChar* d = plus + 1; *d >= '0' && *d <= '9'; d++) off = off * 10 + (Addr)(*d - '0');
+   Addr off;
+   (void)split_fnname(fnw, &off);
    const HChar* raw = cp_elf_func_name_at(obj_elf(o), ia - off);
    return raw && VG_(strncmp)(raw, "_vgr2", 5) == 0;
 }
@@ -299,14 +313,18 @@ static CpLibData* runtime_library_data(ObjEnt* o)
    const HChar* path = VG_(DebugInfo_get_filename)(o->di);
    if (!path || !is_runtime_library(path)) return NULL;
    o->preload = VG_(strncmp)(VG_(basename)(path), "vgpreload_", 10) == 0;
-   const CpElfSyms* e = obj_elf(o);
-   Addr lo = ~(Addr)0, hi = 0;
-   for (UInt i = 0; i < e->n_sections; i++) {
-      const CpElfSection* sec = &e->sections[i];
-      if (sec->size == 0) continue;
-      if (sec->addr < lo) lo = sec->addr;
-      if (sec->addr + sec->size > hi) hi = sec->addr + sec->size;
-   }
+   /* from the load address (a shared object is linked at 0) to the end of
+      the last section Valgrind knows: code, .got, .got.plt, .bss */
+   const DebugInfo* di = o->di;
+   Addr lo = (Addr)VG_(DebugInfo_get_text_bias)(di), hi = 0;
+   Addr ends[4] = {
+      VG_(DebugInfo_get_text_avma)(di) + VG_(DebugInfo_get_text_size)(di),
+      VG_(DebugInfo_get_got_avma)(di) + VG_(DebugInfo_get_got_size)(di),
+      VG_(DebugInfo_get_gotplt_avma)(di) + VG_(DebugInfo_get_gotplt_size)(di),
+      VG_(DebugInfo_get_bss_avma)(di) + VG_(DebugInfo_get_bss_size)(di),
+   };
+   for (UInt i = 0; i < 4; i++)
+      if (ends[i] > hi) hi = ends[i];
    if (hi <= lo) return NULL;
    CpLibData* d = VG_(malloc)("cp.instr.lib", sizeof(CpLibData));
    d->lo = lo;
@@ -344,11 +362,24 @@ static Bool in_sync_function(Addr ia)
       "*_freeres", "__rpc_thread_destroy", "__libc_dlerror_result_free", "__glibc_tls_internal_free",
       NULL
    };
-   const HChar* fn;
-   if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ia, &fn)) return False;
-   for (UInt i = 0; pats[i]; i++)
-      if (VG_(string_match)(pats[i], fn)) return True;
-   return False;
+   /* the answer for the last functions asked about, by first instruction */
+   static struct { Addr entry; Bool sync; } cache[256];
+   const HChar* fnw;
+   if (!VG_(get_fnname_w_offset)(VG_(current_DiEpoch)(), ia, &fnw)) return False;
+   Addr off;
+   SizeT n = split_fnname(fnw, &off);
+   Addr entry = ia - off;
+   UInt slot = (UInt)(entry ^ (entry >> 8)) & 255;
+   if (cache[slot].entry == entry && entry != 0) return cache[slot].sync;
+   HChar fn[n + 1];
+   VG_(memcpy)(fn, fnw, n);
+   fn[n] = 0;
+   Bool sync = False;
+   for (UInt i = 0; pats[i] && !sync; i++)
+      if (VG_(string_match)(pats[i], fn)) sync = True;
+   cache[slot].entry = entry;
+   cache[slot].sync = sync;
+   return sync;
 }
 
 /* Are the dynamic linker's functions nodes (--nodes=all, --node-objs)? */
@@ -392,17 +423,8 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
    if (!di || !object_is_node(di)) return NULL;
    const HChar* fnw;
    if (!VG_(get_fnname_w_offset)(ep, ia, &fnw)) return NULL;
-   /* split "name+offset" */
-   SizeT len = VG_(strlen)(fnw);
-   SizeT k = len;
-   while (k > 0 && fnw[k - 1] >= '0' && fnw[k - 1] <= '9') k--;
-   Addr off = 0;
-   SizeT name_len = len;
-   if (k < len && k > 0 && (fnw[k - 1] == '+' || fnw[k - 1] == '-')) {
-      for (SizeT j = k; j < len; j++) off = off * 10 + (Addr)(fnw[j] - '0');
-      if (fnw[k - 1] == '-') off = (Addr)0 - off;
-      name_len = k - 1;
-   }
+   Addr off;
+   SizeT name_len = split_fnname(fnw, &off);
    HChar name[name_len + 1];
    VG_(memcpy)(name, fnw, name_len);
    name[name_len] = 0;
