@@ -477,11 +477,12 @@ static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibDat
    return UNLIKELY(a - d->lo < d->span) || UNLIKELY(a - d->lo2 < d->span2);
 }
 
+/* Anything else is the "_d" helper's (the "_do" one with --objects). */
 #define CP_LIB_HELPERS(KIND, K) \
    VG_REGPARM(3) void cp_h_##KIND##_l(Addr a, UWord sz, const CpLibData* d) \
    { if (lib_own(a, d)) lib_data_access(a, sz, K); \
-     else if (cp_clo.objects) access(a, sz, NULL, K, True); \
-     else access(a, sz, NULL, K, False); }
+     else if (cp_clo.objects) cp_h_##KIND##_do(a, sz); \
+     else cp_h_##KIND##_d(a, sz); }
 CP_LIB_HELPERS(load, K_LOAD)
 CP_LIB_HELPERS(store, K_STORE)
 CP_LIB_HELPERS(modify, K_MODIFY)
@@ -489,14 +490,11 @@ CP_LIB_HELPERS(modify, K_MODIFY)
 /* Without --objects, for the common sizes. */
 #define CP_SIZED_LIB_HELPERS(SZ) \
    VG_REGPARM(2) void cp_h_load_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_LOAD); \
-     else if (!load_fast(a, SZ, NULL)) load_slow_d(a, SZ); } \
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_LOAD); else cp_h_load_d##SZ(a); } \
    VG_REGPARM(2) void cp_h_store_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_STORE); \
-     else if (!store_fast(a, SZ, NULL)) store_slow_d(a, SZ); } \
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_STORE); else cp_h_store_d##SZ(a); } \
    VG_REGPARM(2) void cp_h_modify_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_MODIFY); \
-     else access(a, SZ, NULL, K_MODIFY, False); }
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_MODIFY); else cp_h_modify_d##SZ(a); }
 CP_SIZED_LIB_HELPERS(1)
 CP_SIZED_LIB_HELPERS(2)
 CP_SIZED_LIB_HELPERS(4)

@@ -62,9 +62,9 @@ CP_SIZED_HELPER_DECLS(32)
    and tables: stdio's FILE objects and locks, the locale, rand's state) and
    the objects the program's executable holds for it (copy relocations:
    std::cout, stdout, environ), [lo2, lo2 + span2).  The generated code
-   passes a descriptor whose first range is the whole address space for an
-   address computed from the thread pointer (errno, the thread's
-   descriptor). */
+   passes a descriptor whose first range is the whole address space for the
+   library's synchronisation and thread functions, and for an address
+   computed from the thread pointer (errno, the thread's descriptor). */
 typedef struct { Addr lo; UWord span; Addr lo2; UWord span2; } CpLibData;
 VG_REGPARM(3) void cp_h_load_l  (Addr a, UWord sz, const CpLibData* d);
 VG_REGPARM(3) void cp_h_store_l (Addr a, UWord sz, const CpLibData* d);

@@ -145,27 +145,30 @@ static Bool is_main_exe(const HChar* path)
    return !sr_isError(r) && st.dev == exe_dev && st.ino == exe_ino;
 }
 
-static Bool object_is_node(const DebugInfo* di)
+/* The entry of object di, made on first sight (whether it is a node
+   object is decided then).  Entries move when one is added: do not keep
+   the pointer across a call that may add one. */
+static ObjEnt* obj_ent(const DebugInfo* di)
 {
    for (UInt i = 0; i < n_objs; i++)
-      if (objs[i].di == di) return objs[i].is_node;
+      if (objs[i].di == di) return &objs[i];
    const HChar* path = VG_(DebugInfo_get_filename)(di);
    Bool main_exe = path && is_main_exe(path);
    if (main_exe) cp_objects_main_exe(path, (Addr)VG_(DebugInfo_get_text_bias)(di));
-   Bool is_node = cp_clo.nodes == CP_NODES_ALL
-                  || main_exe || (path && object_matches_patterns(path));
    if (n_objs == objs_cap) {
       objs_cap = objs_cap ? objs_cap * 2 : 16;
       objs = VG_(realloc)("cp.instr.objs", objs, objs_cap * sizeof(ObjEnt));
    }
-   objs[n_objs].di = di;
-   objs[n_objs].is_node = is_node;
-   objs[n_objs].elf = NULL;
-   objs[n_objs].lib_known = False;
-   objs[n_objs].lib = NULL;
-   objs[n_objs].preload = False;
-   n_objs++;
-   return is_node;
+   ObjEnt* o = &objs[n_objs++];
+   VG_(memset)(o, 0, sizeof(*o));
+   o->di = di;
+   o->is_node = cp_clo.nodes == CP_NODES_ALL || main_exe || (path && object_matches_patterns(path));
+   return o;
+}
+
+static Bool object_is_node(const DebugInfo* di)
+{
+   return obj_ent(di)->is_node;
 }
 
 /* The sections and symbols of o's file, read on first need. */
@@ -184,9 +187,7 @@ static const CpElfSyms* obj_elf(ObjEnt* o)
    kin "(below main)"; the node gets its real name. */
 static const HChar* symtab_name(const DebugInfo* di, Addr entry)
 {
-   for (UInt i = 0; i < n_objs; i++)
-      if (objs[i].di == di) return cp_elf_func_name_at(obj_elf(&objs[i]), entry);
-   return NULL;
+   return cp_elf_func_name_at(obj_elf(obj_ent(di)), entry);
 }
 
 /* --fn-include / --fn-exclude: is the function named name a node? */
@@ -235,21 +236,26 @@ static Bool is_dynamic_linker(const DebugInfo* di)
    the end of the last, into *lo and *span (0 and 0 if none). */
 static void exe_copies(Addr* lo, UWord* span)
 {
-   Addr l = ~(Addr)0, h = 0;
-   for (UInt i = 0; i < n_objs; i++) {
+   static Bool known;            /* the executable was found: klo, kspan hold */
+   static Addr klo;
+   static UWord kspan;
+   for (UInt i = 0; i < n_objs && !known; i++) {
       const HChar* path = VG_(DebugInfo_get_filename)(objs[i].di);
       if (!path || !is_main_exe(path)) continue;
       const CpElfSyms* e = obj_elf(&objs[i]);
+      Addr l = ~(Addr)0, h = 0;
       for (UInt k = 0; k < e->n_syms; k++) {
          const CpElfSym* y = &e->syms[k];
          if (y->size == 0 || VG_(strchr)(y->name, '@') == NULL) continue;
          if (y->addr < l) l = y->addr;
          if (y->addr + y->size > h) h = y->addr + y->size;
       }
-      break;
+      klo = h > l ? l : 0;
+      kspan = h > l ? h - l : 0;
+      known = True;
    }
-   *lo = h > l ? l : 0;
-   *span = h > l ? h - l : 0;
+   *lo = klo;
+   *span = kspan;
 }
 
 /* Is the object at path one of the C and C++ run-time libraries, whose
@@ -296,11 +302,9 @@ static Bool is_strmem_code(ObjEnt* o, Addr ia)
 static const CpLibData* library_of(Addr ia)
 {
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
-   if (!di || object_is_node(di)) return NULL;
-   ObjEnt* o = NULL;
-   for (UInt i = 0; i < n_objs && !o; i++)
-      if (objs[i].di == di) o = &objs[i];
-   if (!o) return NULL;
+   if (!di) return NULL;
+   ObjEnt* o = obj_ent(di);
+   if (o->is_node) return NULL;
    if (!o->lib_known) o->lib = runtime_library_data(o);
    if (o->lib && o->preload && is_strmem_code(o, ia)) return NULL;
    return o->lib;
@@ -829,10 +833,12 @@ static void flush_accesses(IRSB* sb, InsnAccesses* acc)
 /* the library of the instruction being instrumented (see emit_access) */
 static const CpLibData* cur_lib;
 
-/* Thread-local data (errno, the locale of the thread, the stack guard) is
-   the C library's too: an access of a library's code whose address is
-   computed from the thread pointer (%fs on amd64) is charged to (library
-   data) wherever it lands.  fs_tmp[t] tells whether temporary t of the
+/* The descriptor of an access that is (library data)'s wherever it lands:
+   every access of the run-time library's synchronisation and thread
+   functions (in_sync_function), and an access of a run-time library's code
+   whose address is computed from the thread pointer (%fs on amd64):
+   thread-local data (errno, the locale of the thread, the stack guard) is
+   the C library's too.  fs_tmp[t] tells whether temporary t of the
    superblock holds such an address. */
 static const CpLibData lib_everywhere = { 0, ~(UWord)0, 0, 0 };
 static UChar* fs_tmp;
