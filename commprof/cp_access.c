@@ -20,6 +20,7 @@
 #include "cp_firstread.h"
 #include "cp_percall.h"
 #include "cp_options.h"
+#include "cp_libreads.h"
 
 Bool cp_ignore_stack;
 Bool cp_load_extras;         /* time slices or first-read bytes are on */
@@ -477,11 +478,54 @@ static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibDat
    return UNLIKELY(a - d->lo < d->span) || UNLIKELY(a - d->lo2 < d->span2);
 }
 
-/* Anything else is the "_d" helper's (the "_do" one with --objects). */
+/* ---- a library call's reads of the program's memory ---- */
+
+CpLibReads cp_libreads;
+
+/* Does the library's code read or write its own frames at a (below the
+   stack pointer of the call from the program)? */
+static inline Bool lib_frame(Addr a)
+{
+   return a < cp_libreads.sp && a >= cp_cur_stack_lo;
+}
+
+/* A load of sz bytes at a of memory the library does not own: the bytes
+   the current library call has read already do not count again (see
+   cp_libreads.h).  True: count the whole access as the "_d" helpers do;
+   False: done here (nothing new, or the new bytes counted run by run). */
+static __attribute__((noinline)) Bool lib_load_once(Addr a, UWord sz)
+{
+   if (lib_frame(a) || sz > 64) return True;
+   ULong fresh = cp_libreads_load(&cp_libreads, a, (UInt)sz);
+   ULong all = sz == 64 ? ~0ULL : (1ULL << sz) - 1;
+   if (LIKELY(fresh == all)) return True;
+   while (fresh) {
+      UInt from = (UInt)__builtin_ctzll(fresh);
+      UInt to = from;
+      while (to < sz && (fresh >> to & 1)) to++;
+      if (cp_clo.objects) cp_h_load_do(a + from, to - from);
+      else cp_h_load_d(a + from, to - from);
+      fresh &= ~((to == 64 ? ~0ULL : (1ULL << to) - 1));
+   }
+   return False;
+}
+
+/* A store or the write of a modify at a: its bytes count again at the
+   library call's next read. */
+static inline void lib_written(Addr a, UWord sz)
+{
+   if (UNLIKELY(cp_libreads_any(&cp_libreads)) && !lib_frame(a))
+      cp_libreads_store(&cp_libreads, a, sz);
+}
+
+/* Anything else is the "_d" helper's (the "_do" one with --objects), once
+   the library call's reads have their say. */
 #define CP_LIB_HELPERS(KIND, K) \
    VG_REGPARM(3) void cp_h_##KIND##_l(Addr a, UWord sz, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, sz, K); \
-     else if (cp_clo.objects) cp_h_##KIND##_do(a, sz); \
+   { if (lib_own(a, d)) { lib_data_access(a, sz, K); return; } \
+     if (K == K_LOAD) { if (!lib_load_once(a, sz)) return; } \
+     else lib_written(a, sz); \
+     if (cp_clo.objects) cp_h_##KIND##_do(a, sz); \
      else cp_h_##KIND##_d(a, sz); }
 CP_LIB_HELPERS(load, K_LOAD)
 CP_LIB_HELPERS(store, K_STORE)
@@ -490,11 +534,14 @@ CP_LIB_HELPERS(modify, K_MODIFY)
 /* Without --objects, for the common sizes. */
 #define CP_SIZED_LIB_HELPERS(SZ) \
    VG_REGPARM(2) void cp_h_load_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_LOAD); else cp_h_load_d##SZ(a); } \
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_LOAD); \
+     else if (lib_load_once(a, SZ)) cp_h_load_d##SZ(a); } \
    VG_REGPARM(2) void cp_h_store_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_STORE); else cp_h_store_d##SZ(a); } \
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_STORE); \
+     else { lib_written(a, SZ); cp_h_store_d##SZ(a); } } \
    VG_REGPARM(2) void cp_h_modify_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_MODIFY); else cp_h_modify_d##SZ(a); }
+   { if (lib_own(a, d)) lib_data_access(a, SZ, K_MODIFY); \
+     else { lib_written(a, SZ); cp_h_modify_d##SZ(a); } }
 CP_SIZED_LIB_HELPERS(1)
 CP_SIZED_LIB_HELPERS(2)
 CP_SIZED_LIB_HELPERS(4)

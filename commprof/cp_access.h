@@ -8,6 +8,7 @@
 
 #include "pub_tool_basics.h"
 #include "cp_nodes.h"
+#include "cp_libreads.h"
 
 extern Bool cp_ignore_stack;
 extern Bool cp_load_extras;    /* time slices or first-read bytes are on */
@@ -64,7 +65,11 @@ CP_SIZED_HELPER_DECLS(32)
    std::cout, stdout, environ), [lo2, lo2 + span2).  The generated code
    passes a descriptor whose first range is the whole address space for the
    library's synchronisation and thread functions, and for an address
-   computed from the thread pointer (errno, the thread's descriptor). */
+   computed from the thread pointer (errno, the thread's descriptor), and
+   an empty one for commprof's own string and memory functions.
+   A load of other memory (the program's) counts only the bytes that the
+   running library call has not read yet (cp_libreads.h); a store makes its
+   bytes count again. */
 typedef struct { Addr lo; UWord span; Addr lo2; UWord span2; } CpLibData;
 VG_REGPARM(3) void cp_h_load_l  (Addr a, UWord sz, const CpLibData* d);
 VG_REGPARM(3) void cp_h_store_l (Addr a, UWord sz, const CpLibData* d);
@@ -79,6 +84,10 @@ CP_SIZED_LIB_HELPER_DECLS(4)
 CP_SIZED_LIB_HELPER_DECLS(8)
 CP_SIZED_LIB_HELPER_DECLS(16)
 CP_SIZED_LIB_HELPER_DECLS(32)
+
+/* The running thread's library call and its reads (the generated code
+   starts a call, cp_thread_switch keeps one per thread). */
+extern CpLibReads cp_libreads;
 
 /* Memory written or released outside the program's stores (the kernel,
    the allocator, mappings): the shadow map and what depends on it. */

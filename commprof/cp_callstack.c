@@ -127,7 +127,11 @@ void cp_thread_switch(ThreadId tid)
       t = by_tid[tid];
    }
    if (t == cp_cur_thread) return;
-   if (cp_cur_thread) cp_cur_thread->instrs += cp_clock - cp_cur_thread->clock_in;
+   if (cp_cur_thread) {
+      cp_cur_thread->instrs += cp_clock - cp_cur_thread->clock_in;
+      cp_cur_thread->libreads = cp_libreads;
+   }
+   cp_libreads = t->libreads;
    t->clock_in = cp_clock;
    if (t->lwpid == 0) t->lwpid = VG_(gettid)();
    cp_cur_thread = t;

@@ -11,6 +11,7 @@
 
 #include "pub_tool_basics.h"
 #include "cp_nodes.h"
+#include "cp_libreads.h"
 
 typedef struct {
    Addr sp;          /* stack pointer at entry; (Addr)-1 for the bottom and for barriers */
@@ -41,6 +42,7 @@ typedef struct CpThread {
    UInt*    regions;              /* open code regions (node ids), innermost last */
    UInt     n_regions, regions_cap;
    UInt     collect_depth;        /* --collect-in frames on the stack */
+   CpLibReads libreads;           /* its library call while another thread runs */
 } CpThread;
 
 /* Guest instructions executed so far, all threads (generated code adds at

@@ -299,6 +299,11 @@ static Bool is_strmem_code(ObjEnt* o, Addr ia)
    return raw && VG_(strncmp)(raw, "_vgr2", 5) == 0;
 }
 
+/* The descriptor of commprof's string and memory functions: no data of
+   their own, but their reads of the program's memory count once per
+   library call, as those of the library code that calls them. */
+static const CpLibData lib_nowhere = { 0, 0, 0, 0 };
+
 static const CpLibData* library_of(Addr ia)
 {
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
@@ -306,7 +311,7 @@ static const CpLibData* library_of(Addr ia)
    ObjEnt* o = obj_ent(di);
    if (o->is_node) return NULL;
    if (!o->lib_known) o->lib = runtime_library_data(o);
-   if (o->lib && o->preload && is_strmem_code(o, ia)) return NULL;
+   if (o->lib && o->preload && is_strmem_code(o, ia)) return &lib_nowhere;
    return o->lib;
 }
 
@@ -744,6 +749,36 @@ static void emit_insn_offset(IRSB* sb, ULong pend_n)
                                   IRExpr_Const(IRConst_U64(before))));
 }
 
+/* Does a call or an indirect jump by the instruction at ia (of run-time
+   library lib, or NULL) start a library call (cp_libreads.h)?  It does from
+   the program's code: the node functions and the objects that are neither
+   a run-time library nor, while it is not a node object, the dynamic
+   linker (whose resolver runs inside the call that needed the binding).
+   A library's PLT stubs (jmp *GOT) lie outside the text its DebugInfo
+   covers: the file mapped there tells whose they are. */
+static Bool starts_library_call(Addr ia, const CpLibData* lib)
+{
+   if (lib) return False;
+   const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
+   if (di) return !(is_dynamic_linker(di) && !dynamic_linker_is_node());
+   const NSegment* seg = VG_(am_find_nsegment)(ia);
+   const HChar* path = seg ? VG_(am_get_filename)(seg) : NULL;
+   if (!path) return True;
+   const HChar* base = VG_(basename)(path);
+   if (VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0)
+      return dynamic_linker_is_node();
+   return !is_runtime_library(path);
+}
+
+/* A library call starts: count it, and note the stack pointer (after the
+   call's push), above which the library's frames never lie. */
+static void emit_library_call(IRSB* sb, const VexGuestLayout* layout)
+{
+   emit_add64(sb, mkIRExpr_HWord((HWord)&cp_libreads.call), 0, mkIRExpr_HWord(1));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.sp),
+                                  get_sp(sb, layout)));
+}
+
 /* Pop the frames whose sp is below limit (an atom), checking inline first. */
 static void emit_unwind_check(IRSB* sb, IRExpr* limit)
 {
@@ -1154,6 +1189,13 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
        && sbIn->next->Iex.Const.con->tag == Ico_U64)
       emit_split_jump(sb, layout, node, (Addr)sbIn->next->Iex.Const.con->Ico.U64, NULL);
+
+   /* a call, or an indirect jump (a tail call through the PLT stub's
+      jmp *GOT, or through the GOT with -fno-plt) */
+   if ((sbIn->jumpkind == Ijk_Call
+        || (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag != Iex_Const))
+       && starts_library_call(ia, cur_lib))
+      emit_library_call(sb, layout);
 
    if (sbIn->jumpkind == Ijk_Ret
        || (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag != Iex_Const)) {
