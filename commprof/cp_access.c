@@ -21,6 +21,7 @@
 #include "cp_percall.h"
 #include "cp_options.h"
 #include "cp_libreads.h"
+#include "cp_heap.h"
 
 Bool cp_ignore_stack;
 Bool cp_load_extras;         /* time slices or first-read bytes are on */
@@ -475,7 +476,8 @@ static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k)
 
 static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibData* d)
 {
-   return UNLIKELY(a - d->lo < d->span) || UNLIKELY(a - d->lo2 < d->span2);
+   return UNLIKELY(a - d->lo < d->span) || UNLIKELY(a - d->lo2 < d->span2)
+          || (UNLIKELY(a - cp_libheap_lo < cp_libheap_span) && cp_heap_lib_owned(a));
 }
 
 /* ---- a library call's reads of the program's memory ---- */

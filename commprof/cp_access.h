@@ -62,7 +62,8 @@ CP_SIZED_HELPER_DECLS(32)
    helper's.  The library's own data is its image [lo, lo + span) (its data
    and tables: stdio's FILE objects and locks, the locale, rand's state) and
    the objects the program's executable holds for it (copy relocations:
-   std::cout, stdout, environ), [lo2, lo2 + span2).  The generated code
+   std::cout, stdout, environ), [lo2, lo2 + span2), and the heap blocks it
+   allocated for the things it opens (cp_heap.h: a FILE, a DIR).  The generated code
    passes a descriptor whose first range is the whole address space for the
    library's synchronisation and thread functions, and for an address
    computed from the thread pointer (errno, the thread's descriptor), and

@@ -5,7 +5,10 @@
  *   - a fresh block is (unwritten): free() keeps that true by forgetting the
  *     producers of every block it releases;
  *   - calloc's zeroes are produced by (allocator);
- *   - realloc moves the producers with the bytes, and shrinks in place. */
+ *   - realloc moves the producers with the bytes, and shrinks in place.
+ * The blocks a run-time library allocates for itself while the program
+ * calls one of its functions that open something (fopen's FILE) are kept
+ * apart: their bytes are the library's data (cp_heap.h). */
 
 #include "cp_global.h"
 #include "cp_heap.h"
@@ -25,6 +28,7 @@ typedef struct {
    Addr  key;                /* payload address */
    SizeT size;               /* requested size */
    UInt  inst;               /* its instance in cp_objects, with --objects=yes */
+   Bool  lib;                /* the library's own (see lib_blocks) */
 } Block;
 
 static Block*      tab;
@@ -51,7 +55,7 @@ static void tab_insert_nogrow(const Block* b)
    tab[i] = *b;
 }
 
-static void block_add(Addr key, SizeT size, UInt inst)
+static void block_add(Addr key, SizeT size, UInt inst, Bool lib)
 {
    if ((tab_used + 1) * 2 > tab_cap) {
       Block* old = tab;
@@ -62,7 +66,7 @@ static void block_add(Addr key, SizeT size, UInt inst)
          if (old[i].key) tab_insert_nogrow(&old[i]);
       if (old) VG_(free)(old);
    }
-   Block b = { key, size, inst };
+   Block b = { key, size, inst, lib };
    tab_insert_nogrow(&b);
    tab_used++;
 }
@@ -109,6 +113,92 @@ void cp_heap_get_stats(CpHeapStats* st)
    *st = stats;
 }
 
+/* ---- the run-time library's own blocks ---- */
+
+/* The functions that allocate the library's bookkeeping for the object
+   they open and return a pointer to it: a FILE, a DIR.  (The stdio buffers
+   are not concerned: the bytes in them are the program's, in transit.) */
+static Bool opens_something(const HChar* fn)
+{
+   static const HChar* const names[] = {
+      "fopen", "fopen64", "_IO_new_fopen", "_IO_fopen", "fdopen", "_IO_new_fdopen",
+      "_IO_fdopen", "popen", "_IO_new_popen", "_IO_popen", "tmpfile", "tmpfile64",
+      "__new_tmpfile", "fmemopen", "__fmemopen", "open_memstream", "__open_memstream",
+      "open_wmemstream", "fopencookie", "_IO_fopencookie", "opendir", "__opendir",
+      "fdopendir", "__fdopendir",
+   };
+   SizeT len = 0;                         /* without a version: fopen@@GLIBC_2.2.5 */
+   while (fn[len] && fn[len] != '@') len++;
+   for (UInt i = 0; i < sizeof names / sizeof names[0]; i++)
+      if (VG_(strlen)(names[i]) == len && VG_(strncmp)(fn, names[i], len) == 0) return True;
+   return False;
+}
+
+/* Is the library call that the running thread is in (cp_libreads.target)
+   one of those?  Remembered per address. */
+#define OPENER_CACHE 64
+static struct { Addr a; Bool yes; } opener_cache[OPENER_CACHE];
+
+static Bool in_opener_call(ThreadId tid)
+{
+   if (cp_cur_thread == NULL || cp_cur_thread->tid != tid) return False;
+   Addr a = cp_libreads.target;
+   if (a == 0) return False;
+   UInt k = (UInt)((a >> 4) ^ (a >> 12)) & (OPENER_CACHE - 1);
+   if (opener_cache[k].a == a) return opener_cache[k].yes;
+   const HChar* fn;
+   Bool yes = VG_(get_fnname)(VG_(current_DiEpoch)(), a, &fn) && opens_something(fn);
+   opener_cache[k].a = a;
+   opener_cache[k].yes = yes;
+   return yes;
+}
+
+Addr  cp_libheap_lo;
+UWord cp_libheap_span;
+typedef struct { Addr lo; SizeT size; } LibBlock;
+static LibBlock* lib_blocks;
+static UInt      n_lib_blocks, lib_blocks_cap;
+
+static void lib_bounds(void)
+{
+   Addr lo = ~(Addr)0, hi = 0;
+   for (UInt i = 0; i < n_lib_blocks; i++) {
+      if (lib_blocks[i].lo < lo) lo = lib_blocks[i].lo;
+      if (lib_blocks[i].lo + lib_blocks[i].size > hi) hi = lib_blocks[i].lo + lib_blocks[i].size;
+   }
+   cp_libheap_lo = n_lib_blocks ? lo : 0;
+   cp_libheap_span = n_lib_blocks ? hi - lo : 0;
+}
+
+static void lib_block_add(Addr p, SizeT size)
+{
+   if (n_lib_blocks == lib_blocks_cap) {
+      lib_blocks_cap = lib_blocks_cap ? 2 * lib_blocks_cap : 16;
+      lib_blocks = VG_(realloc)("cp.heap.lib", lib_blocks, lib_blocks_cap * sizeof(LibBlock));
+   }
+   lib_blocks[n_lib_blocks].lo = p;
+   lib_blocks[n_lib_blocks].size = size;
+   n_lib_blocks++;
+   lib_bounds();
+}
+
+static void lib_block_remove(Addr p)
+{
+   for (UInt i = 0; i < n_lib_blocks; i++)
+      if (lib_blocks[i].lo == p) {
+         lib_blocks[i] = lib_blocks[--n_lib_blocks];
+         lib_bounds();
+         return;
+      }
+}
+
+Bool cp_heap_lib_owned(Addr a)
+{
+   for (UInt i = 0; i < n_lib_blocks; i++)
+      if (a - lib_blocks[i].lo < lib_blocks[i].size) return True;
+   return False;
+}
+
 static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
 {
    if ((SSizeT)size < 0) return NULL;
@@ -119,7 +209,9 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
       CpThread* t = cp_thread_of(tid);
       cp_record_write((Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
    }
-   block_add((Addr)p, size, cp_clo.objects ? cp_objects_block_alloc(tid, (Addr)p, size) : 0);
+   Bool lib = in_opener_call(tid);
+   if (UNLIKELY(lib)) lib_block_add((Addr)p, size);
+   block_add((Addr)p, size, cp_clo.objects ? cp_objects_block_alloc(tid, (Addr)p, size) : 0, lib);
    stats.blocks_allocated++;
    stats.bytes_allocated += size;
    stats.blocks_live++;
@@ -133,6 +225,7 @@ static void free_block(void* p)
    Block* b = block_find((Addr)p);
    if (!b) return;                 /* not ours: ignore, as the other tools do */
    if (cp_clo.objects) cp_objects_block_free(b->inst);
+   if (UNLIKELY(b->lib)) lib_block_remove((Addr)p);
    cp_record_write((Addr)p, b->size, 0);
    stats.blocks_live--;
    stats.bytes_live -= b->size;
@@ -174,6 +267,10 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    if (new_size <= b->size) {
       /* shrink in place: the cut-off tail is free memory again */
       if (cp_clo.objects) cp_objects_block_shrink(b->inst, new_size);
+      if (UNLIKELY(b->lib)) {
+         lib_block_remove((Addr)p);
+         lib_block_add((Addr)p, new_size);
+      }
       cp_record_write((Addr)p + new_size, b->size - new_size, 0);
       stats.bytes_live -= b->size - new_size;
       b->size = new_size;
@@ -191,8 +288,13 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
    stats.bytes_live += new_size - b->size;
    if (stats.bytes_live > stats.bytes_peak) stats.bytes_peak = stats.bytes_live;
    UInt inst = b->inst;
+   Bool lib = b->lib;
+   if (UNLIKELY(lib)) {
+      lib_block_remove((Addr)p);
+      lib_block_add((Addr)q, new_size);
+   }
    block_remove(b);
-   block_add((Addr)q, new_size, inst);
+   block_add((Addr)q, new_size, inst, lib);
    return q;
 }
 

@@ -16,4 +16,13 @@ typedef struct {
 } CpHeapStats;
 void cp_heap_get_stats(CpHeapStats* st);
 
+/* The blocks a run-time library allocates for its own bookkeeping while
+   the program calls it (fopen's FILE, opendir's DIR, popen's, ...): their
+   bytes are the library's data, as its image is (cp_access.h), for the
+   library's code.  cp_libheap_lo and cp_libheap_span bound them all (span
+   0: there are none); cp_heap_lib_owned says whether a is in one. */
+extern Addr  cp_libheap_lo;
+extern UWord cp_libheap_span;
+Bool cp_heap_lib_owned(Addr a);
+
 #endif

@@ -749,34 +749,45 @@ static void emit_insn_offset(IRSB* sb, ULong pend_n)
                                   IRExpr_Const(IRConst_U64(before))));
 }
 
-/* Does a call or an indirect jump by the instruction at ia (of run-time
-   library lib, or NULL) start a library call (cp_libreads.h)?  It does from
-   the program's code: the node functions and the objects that are neither
-   a run-time library nor, while it is not a node object, the dynamic
-   linker (whose resolver runs inside the call that needed the binding).
-   A library's PLT stubs (jmp *GOT) lie outside the text its DebugInfo
-   covers: the file mapped there tells whose they are. */
-static Bool starts_library_call(Addr ia, const CpLibData* lib)
+/* What a call or an indirect jump by the instruction at ia (of run-time
+   library lib, or NULL) does to the library call (cp_libreads.h).  From the
+   program's code (the node functions and the objects that are neither a
+   run-time library nor, while it is not a node object, the dynamic linker)
+   it starts one.  The dynamic linker's resolver runs inside the call that
+   needed the binding, and its jump to the function it bound tells where the
+   call goes.  A library's PLT stubs (jmp *GOT) lie outside the text its
+   DebugInfo covers: the file mapped there tells whose they are. */
+typedef enum { LC_NONE, LC_START, LC_TARGET } LibCallEffect;
+static LibCallEffect library_call_effect(Addr ia, const CpLibData* lib, IRJumpKind jk)
 {
-   if (lib) return False;
+   if (lib) return LC_NONE;
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
-   if (di) return !(is_dynamic_linker(di) && !dynamic_linker_is_node());
-   const NSegment* seg = VG_(am_find_nsegment)(ia);
-   const HChar* path = seg ? VG_(am_get_filename)(seg) : NULL;
-   if (!path) return True;
-   const HChar* base = VG_(basename)(path);
-   if (VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0)
-      return dynamic_linker_is_node();
-   return !is_runtime_library(path);
+   Bool ld;
+   if (di) {
+      ld = is_dynamic_linker(di);
+   } else {
+      const NSegment* seg = VG_(am_find_nsegment)(ia);
+      const HChar* path = seg ? VG_(am_get_filename)(seg) : NULL;
+      if (!path) return LC_START;
+      const HChar* base = VG_(basename)(path);
+      ld = VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0;
+      if (!ld && is_runtime_library(path)) return LC_NONE;
+   }
+   if (ld && !dynamic_linker_is_node()) return jk == Ijk_Boring ? LC_TARGET : LC_NONE;
+   return LC_START;
 }
 
-/* A library call starts: count it, and note the stack pointer (after the
-   call's push), above which the library's frames never lie. */
-static void emit_library_call(IRSB* sb, const VexGuestLayout* layout)
+/* A library call starts (start: else it only goes on to next): count it,
+   and note the stack pointer (after the call's push), above which the
+   library's frames never lie, and where it goes (next, an atom). */
+static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* next, Bool start)
 {
-   emit_add64(sb, mkIRExpr_HWord((HWord)&cp_libreads.call), 0, mkIRExpr_HWord(1));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.sp),
-                                  get_sp(sb, layout)));
+   if (start) {
+      emit_add64(sb, mkIRExpr_HWord((HWord)&cp_libreads.call), 0, mkIRExpr_HWord(1));
+      addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.sp),
+                                     get_sp(sb, layout)));
+   }
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.target), next));
 }
 
 /* Pop the frames whose sp is below limit (an atom), checking inline first. */
@@ -1192,10 +1203,11 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 
    /* a call, or an indirect jump (a tail call through the PLT stub's
       jmp *GOT, or through the GOT with -fno-plt) */
-   if ((sbIn->jumpkind == Ijk_Call
-        || (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag != Iex_Const))
-       && starts_library_call(ia, cur_lib))
-      emit_library_call(sb, layout);
+   if (sbIn->jumpkind == Ijk_Call
+       || (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag != Iex_Const)) {
+      LibCallEffect e = library_call_effect(ia, cur_lib, sbIn->jumpkind);
+      if (e != LC_NONE) emit_library_call(sb, layout, deepCopyIRExpr(sbIn->next), e == LC_START);
+   }
 
    if (sbIn->jumpkind == Ijk_Ret
        || (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag != Iex_Const)) {

@@ -12,7 +12,7 @@
  * A library call starts at each call the program's own code makes (the
  * code of node functions and of the other objects that are not run-time
  * libraries, see cp_instrument.c): generated code adds one to `call` and
- * sets `sp` there.  The library's own frames lie below that stack pointer;
+ * sets `sp` and `target` there.  The library's own frames lie below that stack pointer;
  * their reads count as usual.
  *
  * The bytes read are kept as at most CP_LIBREADS_MAX disjoint ranges, which
@@ -34,6 +34,7 @@
 typedef struct {
    ULong call;          /* library calls the thread has made (generated code adds 1) */
    Addr  sp;            /* the stack pointer at the latest: the library's frames are below */
+   Addr  target;        /* where the latest went (a PLT stub, then the function) */
    ULong ranges_call;   /* the call whose reads the ranges hold */
    UInt  n;             /* ranges in use */
    Addr  lo[CP_LIBREADS_MAX], hi[CP_LIBREADS_MAX];   /* [lo, hi) read: disjoint, never
