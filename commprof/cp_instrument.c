@@ -218,14 +218,19 @@ static SizeT split_fnname(const HChar* fnw, Addr* off)
    return len;
 }
 
-/* Is di the dynamic linker (ld-linux-x86-64.so.2, ld-linux.so.2, ...)? */
+/* Is name (a file's base name or a soname) the dynamic linker's
+   (ld-linux-x86-64.so.2, ld-linux.so.2, ...)? */
+static Bool is_dynamic_linker_name(const HChar* name)
+{
+   return VG_(strncmp)(name, "ld-linux", 8) == 0 || VG_(strncmp)(name, "ld64.so", 7) == 0;
+}
+
+/* Is di the dynamic linker? */
 static Bool is_dynamic_linker(const DebugInfo* di)
 {
    const HChar* so = VG_(DebugInfo_get_soname)(di);
    const HChar* path = VG_(DebugInfo_get_filename)(di);
-   const HChar* base = path ? VG_(basename)(path) : "";
-   return (so && (VG_(strncmp)(so, "ld-linux", 8) == 0 || VG_(strncmp)(so, "ld64.so", 7) == 0))
-          || VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0;
+   return (so && is_dynamic_linker_name(so)) || (path && is_dynamic_linker_name(VG_(basename)(path)));
 }
 
 /* The objects the main executable holds for the libraries: those its
@@ -287,8 +292,8 @@ static CpLibData* runtime_library_data(ObjEnt* o);
 
 /* Is ia, in commprof's preload library o, in one of its string and memory
    functions (cp_strmem.c, tags 2xxxx: symbols _vgr2...)?  They touch only
-   the program's memory and keep the "_d" helpers; only malloc's code there
-   keeps data of its own. */
+   the program's memory (lib_nowhere below); only malloc's code there keeps
+   data of its own. */
 static Bool is_strmem_code(ObjEnt* o, Addr ia)
 {
    const HChar* fnw;
@@ -769,8 +774,7 @@ static LibCallEffect library_call_effect(Addr ia, const CpLibData* lib, IRJumpKi
       const NSegment* seg = VG_(am_find_nsegment)(ia);
       const HChar* path = seg ? VG_(am_get_filename)(seg) : NULL;
       if (!path) return LC_START;
-      const HChar* base = VG_(basename)(path);
-      ld = VG_(strncmp)(base, "ld-linux", 8) == 0 || VG_(strncmp)(base, "ld64.so", 7) == 0;
+      ld = is_dynamic_linker_name(VG_(basename)(path));
       if (!ld && is_runtime_library(path)) return LC_NONE;
    }
    if (ld && !dynamic_linker_is_node()) return jk == Ijk_Boring ? LC_TARGET : LC_NONE;

@@ -41,14 +41,15 @@ ULong cp_libreads_load(CpLibReads* r, Addr a, UInt sz)
    }
    Addr e = a + sz;
    if (CP_UNLIKELY(e < a)) return fresh;     /* the top of the address space: not kept */
-   /* the common read: right after the most recent range (a scan) */
+   /* the common read: right after the most recent range (a scan), meeting
+      no other */
    if (CP_LIKELY(r->n != 0) && r->hi[0] == a) {
-      r->hi[0] = e;
-      for (UInt i = 1; i < r->n; i++)
-         if (r->lo[i] <= e && r->hi[i] >= a) goto general;   /* now meets another */
-      return fresh;
-   general:
-      r->hi[0] = a;
+      UInt i = 1;
+      while (i < r->n && (r->lo[i] > e || r->hi[i] < a)) i++;
+      if (i == r->n) {
+         r->hi[0] = e;
+         return fresh;
+      }
    }
    Addr lo = a, hi = e;
    UInt i = 0;

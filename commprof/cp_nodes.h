@@ -68,8 +68,10 @@ UInt    cp_node_syscall(Word sysno);
 /* The special node "(dynamic linker)": the dynamic linker's lazy binding of
    a symbol (its resolver and all it calls), made on first need. */
 CpNode* cp_node_dynlinker(void);
-/* The special node "(library data)": a library's code using the library's
-   own writable segment (see cp_access.h), made on first need. */
+/* The special node "(library data)": a run-time library's code using the
+   library's own data (its image, the executable's copies of its objects,
+   thread-local memory, the FILE and DIR blocks it allocates: see
+   cp_access.h), made on first need. */
 CpNode* cp_node_libdata(void);
 /* Is node (library data) or (dynamic linker), the run-time's own work? */
 Bool    cp_node_is_runtime(UInt node);
