@@ -360,33 +360,6 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
    push_node(t, n, sp, True);
 }
 
-/* A jump from the body of whole into its split part, not at the part's
-   first instruction: the part is entered as it is there. */
-VG_REGPARM(3) void cp_h_split_enter(CpNode* whole, CpNode* part, Addr sp)
-{
-   CpThread* t = cp_cur_thread;
-   if (UNLIKELY(t == NULL)) return;
-   UInt d = t->depth;
-   if (d < 2 || t->frames[d - 1].barrier || t->frames[d - 1].node != whole->id) return;
-   push_node(t, part, sp, True);
-}
-
-/* A jump from a split part back into the body of whole: the part's frame
-   goes; if whole's frame is not the one below it (whole had no frame of
-   its own when it jumped to the part's first instruction, which then took
-   its place as a tail call does), whole's takes the part's place, without
-   counting a call. */
-VG_REGPARM(3) void cp_h_split_return(CpNode* part, CpNode* whole, Addr sp)
-{
-   CpThread* t = cp_cur_thread;
-   if (UNLIKELY(t == NULL)) return;
-   UInt d = t->depth;
-   if (d < 2 || t->frames[d - 1].barrier || t->frames[d - 1].node != part->id) return;
-   pop_to(t, d - 1);
-   if (t->frames[d - 2].node == whole->id) publish_top();
-   else push_node(t, whole, sp, False);
-}
-
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
 {
    CpThread* t = cp_cur_thread;

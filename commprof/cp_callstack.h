@@ -105,11 +105,6 @@ UInt cp_ctx_of_thread(CpThread* t, UInt node);
 /* Helpers called from generated code. */
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp);
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp */
-/* Jumps between a function and a part the compiler split off it (see
-   emit_split_jump in cp_instrument.c): into the part's body, and back into
-   the function's body. */
-VG_REGPARM(3) void cp_h_split_enter(CpNode* whole, CpNode* part, Addr sp);
-VG_REGPARM(3) void cp_h_split_return(CpNode* part, CpNode* whole, Addr sp);
 
 /* The node charged for code of function n right now. */
 static inline CpNode* cp_effective(CpNode* n)

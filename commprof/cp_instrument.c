@@ -354,7 +354,14 @@ static CpLibData* runtime_library_data(ObjEnt* o)
    program's pthread_mutex_t included, is the library's bookkeeping:
    (library data)'s, so that two threads that take turns on a lock
    communicate only through the data it protects, and a thread gets from
-   its creator only what the program passes it. */
+   its creator only what the program passes it.
+   The same holds for the C++ exception runtime: the unwinder (all of
+   libgcc_s, whose internals have no symbols, and the functions of libc and
+   of the dynamic linker it asks for the loaded objects and their unwind
+   tables) and libstdc++'s throw, catch and personality functions.  The
+   tables they read and the exception's header they keep are theirs; the
+   thrown object is the program's (its constructor, what() and the catch
+   handler's own code are charged as usual). */
 static Bool in_sync_function(Addr ia)
 {
    static const HChar* const pats[] = {
@@ -374,6 +381,15 @@ static Bool in_sync_function(Addr ia)
       /* what a new thread runs before and after the thread function */
       "__ctype_init", "getpagesize", "__getpagesize", "__call_tls_dtors", "__libc_thread_freeres",
       "*_freeres", "__rpc_thread_destroy", "__libc_dlerror_result_free", "__glibc_tls_internal_free",
+      /* the exception runtime */
+      "_Unwind_*", "__cxa_throw", "__cxa_rethrow", "__cxa_begin_catch", "__cxa_end_catch",
+      "__cxa_allocate_exception", "__cxa_free_exception", "__cxa_allocate_dependent_exception",
+      "__cxa_free_dependent_exception", "__cxa_init_primary_exception", "__cxa_get_globals*",
+      "__cxa_current_exception_type", "__cxa_get_exception_ptr", "__cxa_call_unexpected",
+      "__cxa_call_terminate", "__cxa_type_match", "__gxx_personality_*", "__gcc_personality_*",
+      "__cxxabiv1::*", "std::type_info::__do_catch*", "std::type_info::__do_upcast*",
+      "std::rethrow_exception*", "std::__exception_ptr::*", "std::uncaught_exception*",
+      "dl_iterate_phdr", "__dl_iterate_phdr", "_dl_find_object", "__tls_get_addr",
       NULL
    };
    /* the answer for the last functions asked about, by first instruction */
@@ -394,6 +410,29 @@ static Bool in_sync_function(Addr ia)
    cache[slot].entry = entry;
    cache[slot].sync = sync;
    return sync;
+}
+
+/* Is ia code of the exception runtime that has no symbol (see
+   in_sync_function): any code of libgcc_s, the unwinder, and the static
+   functions of libstdc++ (the personality routine's helpers; the library's
+   other internals keep its own state too), whose symbols Debian strips? */
+static Bool is_unwinder_code(Addr ia)
+{
+   const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
+   const HChar* path = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+   if (!path) return False;
+   const HChar* base = VG_(basename)(path);
+   if (VG_(strncmp)(base, "libgcc_s.so", 11) == 0) return True;
+   const HChar* fn;
+   return VG_(strncmp)(base, "libstdc++.so", 12) == 0
+          && !VG_(get_fnname)(VG_(current_DiEpoch)(), ia, &fn);
+}
+
+/* Is ia code of the dynamic linker? */
+static Bool in_dynamic_linker(Addr ia)
+{
+   const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
+   return di && is_dynamic_linker(di);
 }
 
 /* Are the dynamic linker's functions nodes (--nodes=all, --node-objs)? */
@@ -442,9 +481,17 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
    HChar name[name_len + 1];
    VG_(memcpy)(name, fnw, name_len);
    name[name_len] = 0;
-   if (!function_selected(name)) return NULL;
    Addr entry = ia - off;
-   *is_entry = off == 0;
+   {
+      /* the source function's name selects it */
+      SizeT sl = cp_fn_source_len(name);
+      HChar src[sl + 1];
+      VG_(memcpy)(src, name, sl);
+      src[sl] = 0;
+      if (!function_selected(src)) return NULL;
+   }
+   /* a .cold part is the function's own code, entered by its jumps */
+   *is_entry = off == 0 && !cp_fn_is_cold_part(name);
    const HChar* real = VG_(strcmp)(name, "(below main)") == 0 ? symtab_name(di, entry) : NULL;
 
    const HChar* file = NULL;
@@ -803,43 +850,6 @@ static void emit_unwind_check(IRSB* sb, IRExpr* limit)
    add_dirty(sb, 1, "cp_h_unwind_below", cp_h_unwind_below, mkIRExprVec_1(limit), g);
 }
 
-/* Is part a part the compiler split off whole (its .cold part): named
-   "whole.cold" (C) or "whole [clone .cold]" (C++), or another such clone? */
-static Bool is_split_part(const CpNode* part, const CpNode* whole)
-{
-   SizeT n = VG_(strlen)(whole->name);
-   if (VG_(strncmp)(part->name, whole->name, n) != 0) return False;
-   const HChar* rest = part->name + n;
-   return (rest[0] == '.' && rest[1] != 0) || VG_(strncmp)(rest, " [clone .", 9) == 0;
-}
-
-/* Code of node `from` jumps (directly, guarded by guard) to target, an
-   instruction of another node function that is not its first (a jump to a
-   first instruction enters the function, as a call does).  Between a
-   function and a part the compiler split off it, such a jump enters the
-   part (a second entry of its code) or comes back from it into the
-   function's body: the frames follow (cp_h_split_enter, cp_h_split_return),
-   so that what runs next is charged to the right frame (its caller context,
-   the code without symbols it calls).  Other jumps between functions change
-   no frame. */
-static void emit_split_jump(IRSB* sb, const VexGuestLayout* layout, CpNode* from, Addr target,
-                            IRExpr* guard)
-{
-   if (from == NULL) return;
-   Bool is_entry;
-   CpNode* to = resolve(target, &is_entry);
-   if (to == NULL || to == from || is_entry) return;
-   if (is_split_part(to, from)) {
-      add_dirty(sb, 3, "cp_h_split_enter", cp_h_split_enter,
-                mkIRExprVec_3(mkIRExpr_HWord((HWord)from), mkIRExpr_HWord((HWord)to),
-                              get_sp(sb, layout)), guard);
-   } else if (is_split_part(from, to)) {
-      add_dirty(sb, 3, "cp_h_split_return", cp_h_split_return,
-                mkIRExprVec_3(mkIRExpr_HWord((HWord)from), mkIRExpr_HWord((HWord)to),
-                              get_sp(sb, layout)), guard);
-   }
-}
-
 static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
 {
    switch (typeOfIRExpr(sb->tyenv, e)) {
@@ -1021,7 +1031,9 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
          cur_lib = node ? NULL : library_of(ia);
-         if (cur_lib && in_sync_function(ia)) cur_lib = &lib_everywhere;
+         if (cur_lib ? in_sync_function(ia) || is_unwinder_code(ia)
+                     : node == NULL && in_dynamic_linker(ia) && in_sync_function(ia))
+            cur_lib = &lib_everywhere;
          n_insn_loads = 0;
          insn_mem = False;
          if ((pend_n || pend_mem) && (node != pend_node || is_entry)) {
@@ -1182,9 +1194,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
-         if (st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64)
-            emit_split_jump(sb, layout, node, (Addr)st->Ist.Exit.dst->Ico.U64,
-                            st->Ist.Exit.guard);
          addStmtToIRSB(sb, st);
          if (run) run_close(run);
          run = NULL;           /* the next instruction starts a new run */
@@ -1201,9 +1210,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    flush_accesses(sb, &acc);
    if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
    if (run) run_close(run);
-   if (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag == Iex_Const
-       && sbIn->next->Iex.Const.con->tag == Ico_U64)
-      emit_split_jump(sb, layout, node, (Addr)sbIn->next->Iex.Const.con->Ico.U64, NULL);
 
    /* a call, or an indirect jump (a tail call through the PLT stub's
       jmp *GOT, or through the GOT with -fno-plt) */

@@ -21,6 +21,8 @@ UInt     cp_n_phases;
 UInt     cp_cur_phase;
 static UInt phases_cap;
 
+static UWord str_hash(const HChar* s);
+
 /* function nodes by entry address */
 typedef struct FnEnt { struct FnEnt* next; UWord key; CpNode* node; } FnEnt;
 static VgHashTable* fn_by_entry;
@@ -77,16 +79,70 @@ void cp_nodes_init(void)
    cp_cur_phase = 0;
 }
 
+static Bool ident_char(HChar c)
+{
+   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '_' || c == '$';
+}
+
+SizeT cp_fn_source_len(const HChar* name)
+{
+   const HChar* clone = VG_(strstr)(name, " [clone .");
+   if (clone) return (SizeT)(clone - name);
+   /* a C identifier, then '.': no C name has one */
+   SizeT i = 0;
+   if (name[0] >= '0' && name[0] <= '9') return VG_(strlen)(name);
+   while (ident_char(name[i])) i++;
+   if (i > 0 && name[i] == '.' && name[i + 1] != 0) return i;
+   return VG_(strlen)(name);
+}
+
+Bool cp_fn_is_cold_part(const HChar* name)
+{
+   for (const HChar* s = name + cp_fn_source_len(name); (s = VG_(strstr)(s, ".cold")); s += 5)
+      if (s[5] == 0 || s[5] == '.' || s[5] == ']') return True;
+   return False;
+}
+
+/* function nodes by source name and object, key a hash of both: whether
+   the code of a symbol with the source name itself (not a clone's) has
+   been given the node */
+typedef struct SrcFnEnt { struct SrcFnEnt* next; UWord key; CpNode* node; Bool original; } SrcFnEnt;
+static VgHashTable* fn_by_name;
+
 CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
                          const HChar* file, const HChar* dir, UInt line)
 {
    FnEnt* e = VG_(HT_lookup)(fn_by_entry, entry);
    if (e) return e->node;
+   SizeT len = cp_fn_source_len(name);
+   Bool original = name[len] == 0;
+   HChar src[len + 1];
+   VG_(memcpy)(src, name, len);
+   src[len] = 0;
+   if (!object) object = "";
+   if (!fn_by_name) fn_by_name = VG_(HT_construct)("cp.nodes.fn_by_name");
+   UWord h = str_hash(src) * 31 + str_hash(object);
+   /* a clone joins the node of its function; the function joins the node of
+      its clones, but two functions of one name (static ones in two files)
+      are two nodes, the clones going with the first */
+   SrcFnEnt* f = VG_(HT_lookup)(fn_by_name, h);
+   for (; f; f = f->next)
+      if (f->key == h && VG_(strcmp)(f->node->name, src) == 0
+          && VG_(strcmp)(f->node->object, object) == 0 && !(original && f->original)) break;
+   if (!f) {
+      f = VG_(malloc)("cp.nodes.fnname", sizeof(SrcFnEnt));
+      f->key = h;
+      f->node = new_node(CP_KIND_FUNCTION, src, object, file, dir, line, entry);
+      f->original = False;
+      VG_(HT_add_node)(fn_by_name, f);
+   }
+   if (original) f->original = True;
    e = VG_(malloc)("cp.nodes.fnent", sizeof(FnEnt));
    e->key  = entry;
-   e->node = new_node(CP_KIND_FUNCTION, name, object, file, dir, line, entry);
+   e->node = f->node;
    VG_(HT_add_node)(fn_by_entry, e);
-   return e->node;
+   return f->node;
 }
 
 static const HChar* syscall_name(Word sysno)

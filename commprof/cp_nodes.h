@@ -18,8 +18,8 @@ typedef enum { CP_KIND_FUNCTION = 0, CP_KIND_SPECIAL = 1, CP_KIND_REGION = 2 } C
 typedef struct CpNode {
    ULong  instrs;          /* instructions charged (generated code adds to it) */
    ULong  mem_instrs;      /* of which access memory (generated code adds to it) */
-   ULong  calls;           /* entries at the first instruction (and jumps into the
-                              middle of a split part, see cp_h_split_enter) */
+   ULong  calls;           /* entries at the first instruction of its code (or of
+                              a clone's, see cp_node_function) */
    ULong  bytes_read;      /* bytes of loads charged to the node */
    ULong  bytes_written;   /* bytes of stores charged to the node */
    ULong  loads, stores;   /* accesses */
@@ -60,9 +60,21 @@ extern CpNode** cp_nodes;        /* by id */
 extern UInt     cp_n_nodes;
 
 void    cp_nodes_init(void);
-/* The function node whose first instruction is at entry, made if absent. */
+/* The node of the function whose code starts at entry, whose symbol is
+   name, made if absent.  The parts and clones GCC makes of a function
+   (f.cold, f.part.0, f.constprop.0, f.isra.0, "f(int) [clone .cold]", ...)
+   are the function: they share one node, named as the source names it
+   (cp_fn_source_len), in the same object. */
 CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
                          const HChar* file, const HChar* dir, UInt line);
+/* The length of the source function's name at the start of symbol name:
+   without GCC's suffixes of parts and clones (".cold", ".part.N",
+   ".constprop.N", ".isra.N", ... after a C identifier, " [clone .X]" after
+   a C++ name). */
+SizeT   cp_fn_source_len(const HChar* name);
+/* Is symbol name a part GCC split off a function's unlikely paths (.cold),
+   entered by jumps from the function's own code, never by calls? */
+Bool    cp_fn_is_cold_part(const HChar* name);
 /* The special node "(syscall NAME)" for system call sysno. */
 UInt    cp_node_syscall(Word sysno);
 /* The special node "(dynamic linker)": the dynamic linker's lazy binding of

@@ -295,8 +295,11 @@ static const IpEnt* intern_frames(Addr ip)
    UInt line = 0;
    HChar fnbuf[256];
    if (VG_(get_fnname)(ep, call, &fn)) {
-      VG_(strncpy)(fnbuf, fn, sizeof(fnbuf) - 1);
-      fnbuf[sizeof(fnbuf) - 1] = 0;
+      /* the source function's name, as its node has (cp_node_function) */
+      SizeT n = cp_fn_source_len(fn);
+      if (n > sizeof(fnbuf) - 1) n = sizeof(fnbuf) - 1;
+      VG_(memcpy)(fnbuf, fn, n);
+      fnbuf[n] = 0;
    } else {
       VG_(snprintf)(fnbuf, sizeof(fnbuf), "0x%lx", call);
    }

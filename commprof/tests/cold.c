@@ -1,10 +1,10 @@
 /* cold: a function whose unlikely paths the compiler moved to a separate part,
  * work.cold (gcc -O2), entered by jumps from work's body: at the part's first
  * instruction (the first path) and in its middle (the second), and left by
- * jumps back into work's body.  Both entries make work.cold a frame above
- * work's, and both returns take it away, so with --separate-callers=1 work's
- * code is work'main, the part's is work.cold'work, report is always called from
- * work.cold, and nothing is charged to the nodes without callers.
+ * jumps back into work's body.  The part is work's own code: it is charged to
+ * work's frame, it makes no frame and no call of its own, and no node is named
+ * work.cold.  With --separate-callers=1 all of work's code is work'main, and
+ * report is always report'work.
  *
  *   work(a, b): r = 3a; if a < 0 (unlikely): report("neg a", a), r = -r;
  *               if b < 0 (unlikely): report("neg b", b), r += 7;
@@ -16,11 +16,11 @@
  * -O2, from the disassembly (gcc 12): work's body is 21 instructions on every path
  * (push, lea, mov, sub, test, js, test, js, movzbl, add, movd, punpcklbw,
  * punpcklwd, pshufd, 4 movaps (the memset), add, pop, ret; the two js go to the
- * cold part and come back to the next instruction): work'main instructions =
- * 5 x 21 = 105, loads = 5 (pop; ret's load is not counted), stores = 5 x 5 = 25
- * (push and the 4 movaps).  Each cold path is 7 instructions (mov, lea, store of
- * r to the stack, call report, load of r, neg or add, jmp back):
- * work.cold'work instructions = 28, loads = stores = 4, calls = 4.
+ * cold part and come back to the next instruction): 5 x 21 = 105, loads = 5
+ * (pop; ret's load is not counted), stores = 5 x 5 = 25 (push and the 4 movaps).
+ * Each cold path is 7 instructions (mov, lea, store of r to the stack, call
+ * report, load of r, neg or add, jmp back): 4 x 7 = 28, loads = stores = 4.
+ * work'main: instructions = 105 + 28 = 133, loads = 9, stores = 29, calls = 5.
  * -O0 has no cold part: work'main calls = 5, report'work calls = 4.
  *
  * stdout: work returns 8, 4, 0, 9, 11: "32 13" (dst[3] = 13, the last r).
