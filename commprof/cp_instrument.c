@@ -272,6 +272,7 @@ static Bool is_runtime_library(const HChar* path)
    static const HChar* const names[] = {
       "libc.so", "libm.so", "libmvec.so", "libstdc++.so", "libgcc_s.so", "libpthread.so",
       "libdl.so", "librt.so", "libresolv.so", "libutil.so", "libanl.so", "libnss_",
+      "libgomp.so", "libomp.so", "libiomp5.so", "libatomic.so",
       "vgpreload_commprof-",     /* its malloc keeps the tool's entry points there */
       NULL
    };
@@ -412,17 +413,25 @@ static Bool in_sync_function(Addr ia)
    return sync;
 }
 
-/* Is ia code of the exception runtime that has no symbol (see
-   in_sync_function): any code of libgcc_s, the unwinder, and the static
-   functions of libstdc++ (the personality routine's helpers; the library's
-   other internals keep its own state too), whose symbols Debian strips? */
-static Bool is_unwinder_code(Addr ia)
+/* Is ia code of a run-time library all of whose accesses are (library
+   data)'s, as those of in_sync_function are: any code of libgcc_s (the
+   unwinder) and of the OpenMP run-times (libgomp, LLVM's libomp and
+   libiomp5: their thread teams, barriers, work shares and task queues; the
+   program's parallel regions are its own functions, which they call), and
+   the code of libstdc++ that has no symbol (Debian strips its static
+   functions: the personality routine's helpers, internals that keep the
+   library's own state)? */
+static Bool is_runtime_bookkeeping_code(Addr ia)
 {
+   static const HChar* const whole[] = {
+      "libgcc_s.so", "libgomp.so", "libomp.so", "libiomp5.so", NULL
+   };
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
    const HChar* path = di ? VG_(DebugInfo_get_filename)(di) : NULL;
    if (!path) return False;
    const HChar* base = VG_(basename)(path);
-   if (VG_(strncmp)(base, "libgcc_s.so", 11) == 0) return True;
+   for (UInt i = 0; whole[i]; i++)
+      if (VG_(strncmp)(base, whole[i], VG_(strlen)(whole[i])) == 0) return True;
    const HChar* fn;
    return VG_(strncmp)(base, "libstdc++.so", 12) == 0
           && !VG_(get_fnname)(VG_(current_DiEpoch)(), ia, &fn);
@@ -1031,7 +1040,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
          cur_lib = node ? NULL : library_of(ia);
-         if (cur_lib ? in_sync_function(ia) || is_unwinder_code(ia)
+         if (cur_lib ? in_sync_function(ia) || is_runtime_bookkeeping_code(ia)
                      : node == NULL && in_dynamic_linker(ia) && in_sync_function(ia))
             cur_lib = &lib_everywhere;
          n_insn_loads = 0;

@@ -1,0 +1,59 @@
+/* openmp: OpenMP's run-time (libgomp) is the library's own business; the program's
+ * parallel loops carry the data.
+ *
+ * gcc outlines each parallel region into a function of its own (produce._omp_fn.0,
+ * consume._omp_fn.0), which libgomp calls in every thread of the team: the copy is
+ * the function that holds the region (produce, consume), in each thread.  libgomp's
+ * thread pool, barriers and work sharing are (library data)'s, so the threads of a
+ * team do not communicate through them, and a function that sets the number of
+ * threads passes nothing to the regions.
+ *
+ *   main:    omp_set_num_threads(2); produce(); consume(); prints total()
+ *   produce: parallel for, schedule(static): a[i] = i, i = 0..N-1 (N = 4096):
+ *            thread 1 (the main thread) writes a[0..2047], thread 2 a[2048..4095]
+ *   consume: the same: b[i] = 2 a[i]: each thread reads the half of a it wrote
+ *   total:   sums b in thread 1
+ *
+ * Edges (bytes = unma, every element read once, 4 bytes each):
+ *   produce -> consume: a, 16384; consume -> total: b, 16384.
+ * Between (function, thread) pairs: produce@1 -> consume@1 8192,
+ *   produce@2 -> consume@2 8192, consume@1 -> total@1 8192, consume@2 -> total@1 8192.
+ * Calls: main 1, total 1; produce and consume 3 each: the call from main, and the
+ *   entries of the outlined region in thread 1 and thread 2.
+ * stdout: 2 * sum(i, i < 4096) = 4096 * 4095 = 16773120.
+ */
+/* cflags: -fopenmp */
+#include <stdio.h>
+#include <omp.h>
+
+#define N 4096
+
+static int a[N], b[N];
+
+__attribute__((noinline)) void produce(void)
+{
+#pragma omp parallel for schedule(static)
+   for (int i = 0; i < N; i++) a[i] = i;
+}
+
+__attribute__((noinline)) void consume(void)
+{
+#pragma omp parallel for schedule(static)
+   for (int i = 0; i < N; i++) b[i] = a[i] * 2;
+}
+
+__attribute__((noinline)) long total(void)
+{
+   long s = 0;
+   for (int i = 0; i < N; i++) s += b[i];
+   return s;
+}
+
+int main(void)
+{
+   omp_set_num_threads(2);
+   produce();
+   consume();
+   printf("%ld\n", total());
+   return 0;
+}
