@@ -201,6 +201,26 @@ static Bool function_selected(const HChar* name)
    return sel;
 }
 
+/* Is the function whose symbol is mangled (or, without a symbol table,
+   whose demangled name is name) one of the C++ standard library's: in
+   namespace std (std::, or one of the Itanium ABI's abbreviations St, Sa,
+   Sb, Ss, Si, So, Sd) or __gnu_cxx, a member of a class there, or one of
+   their templates made in the program? */
+static Bool is_std_function(const HChar* mangled, const HChar* name)
+{
+   if (mangled == NULL || mangled[0] != '_' || mangled[1] != 'Z')
+      return mangled == NULL && (VG_(strncmp)(name, "std::", 5) == 0
+                                 || VG_(strncmp)(name, "__gnu_cxx::", 11) == 0);
+   const HChar* m = mangled + 2;
+   if (*m == 'N') {                       /* a nested name: qualifiers first */
+      m++;
+      while (*m == 'r' || *m == 'V' || *m == 'K') m++;
+      if (*m == 'R' || *m == 'O') m++;
+   }
+   if (m[0] == 'S' && m[1] != 0 && VG_(strchr)("tabsiod", m[1]) != NULL) return True;
+   return VG_(strncmp)(m, "9__gnu_cxx", 10) == 0;
+}
+
 /* fnw is "name+offset" (or "name-offset", or "name" at offset 0), as
    VG_(get_fnname_w_offset) gives it: the length of the name, and the
    offset into *off. */
@@ -498,6 +518,7 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
       VG_(memcpy)(src, name, sl);
       src[sl] = 0;
       if (!function_selected(src)) return NULL;
+      if (!cp_clo.std_nodes && is_std_function(symtab_name(di, entry), src)) return NULL;
    }
    /* a .cold part is the function's own code, entered by its jumps */
    *is_entry = off == 0 && !cp_fn_is_cold_part(name);

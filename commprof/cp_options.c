@@ -157,6 +157,8 @@ Bool cp_process_cmd_line_option(const HChar* arg)
       add_pattern_file(arg, &cp_clo.fn_include, &cp_clo.n_fn_include, v);
    } else if ((v = opt_value(arg, "--fn-exclude-file"))) {
       add_pattern_file(arg, &cp_clo.fn_exclude, &cp_clo.n_fn_exclude, v);
+   } else if ((v = opt_value(arg, "--std-nodes"))) {
+      cp_clo.std_nodes = parse_bool(arg, v);
    } else if ((v = opt_value(arg, "--ignore-stack"))) {
       cp_clo.ignore_stack = parse_bool(arg, v);
    } else if ((v = opt_value(arg, "--granularity"))) {
@@ -231,6 +233,11 @@ void cp_print_usage(void)
 "    --fn-exclude=<pat>[,<pat>]  functions whose name matches are not nodes\n"
 "    --fn-include-file=<file>    --fn-include patterns, one per line\n"
 "    --fn-exclude-file=<file>    --fn-exclude patterns, one per line\n"
+"    --std-nodes=no|yes          the C++ standard library's functions (std::,\n"
+"                                __gnu_cxx::, their templates made in the\n"
+"                                program: std::vector<int>::push_back) are\n"
+"                                nodes; with no, their code is charged to\n"
+"                                the function that calls them [no]\n"
 "    --ignore-stack=no|yes       leave out accesses to the current thread's\n"
 "                                stack [no]\n"
 "    --granularity=1|2|4|8       bytes that share one producer entry in the\n"
@@ -288,7 +295,7 @@ static const HChar* const option_names[] = {
    "fn-include", "fn-exclude", "ignore-stack", "granularity", "objects", "alloc-depth",
    "object-include", "object-exclude", "summary-edges", "collect-atstart", "collect-in",
    "separate-callers", "time-slice", "first-read", "phase-threshold", "per-call",
-   "per-call-fns", "per-call-max"
+   "per-call-fns", "per-call-max", "std-nodes"
 };
 
 UInt cp_options_count(void)
@@ -324,6 +331,7 @@ void cp_option_at(UInt i, const HChar** name, HChar* value, SizeT value_sz)
    case 20: VG_(snprintf)(value, value_sz, "%s", cp_clo.per_call ? "yes" : "no"); break;
    case 21: join(value, value_sz, cp_clo.per_call_fns, cp_clo.n_per_call_fns); break;
    case 22: VG_(snprintf)(value, value_sz, "%u", cp_clo.per_call_max); break;
+   case 23: VG_(snprintf)(value, value_sz, "%s", cp_clo.std_nodes ? "yes" : "no"); break;
    default: break;
    }
 }

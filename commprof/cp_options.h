@@ -30,6 +30,7 @@ typedef struct {
    UInt         n_fn_include;
    HChar**      fn_exclude;     /* --fn-exclude patterns (and --fn-exclude-file) */
    UInt         n_fn_exclude;
+   Bool         std_nodes;      /* --std-nodes: the C++ standard library's functions are nodes */
    Bool         collect_atstart;   /* --collect-atstart */
    HChar**      collect_in;     /* --collect-in patterns */
    UInt         n_collect_in;
