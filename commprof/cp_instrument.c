@@ -205,9 +205,14 @@ static Bool function_selected(const HChar* name)
    whose demangled name is name) one of the C++ standard library's: in
    namespace std (std::, or one of the Itanium ABI's abbreviations St, Sa,
    Sb, Ss, Si, So, Sd) or __gnu_cxx, a member of a class there, or one of
-   their templates made in the program? */
+   their templates made in the program?  The _M_run of std::thread's and
+   std::async's states is not: it runs the thread's callable, which the
+   compiler often inlines there (a lambda), at the bottom of the thread's
+   stack, and would otherwise be (no function)'s. */
 static Bool is_std_function(const HChar* mangled, const HChar* name)
 {
+   SizeT ml = mangled ? VG_(strlen)(mangled) : 0;
+   if (ml >= 9 && VG_(strcmp)(mangled + ml - 9, "6_M_runEv") == 0) return False;
    if (mangled == NULL || mangled[0] != '_' || mangled[1] != 'Z')
       return mangled == NULL && (VG_(strncmp)(name, "std::", 5) == 0
                                  || VG_(strncmp)(name, "__gnu_cxx::", 11) == 0);
