@@ -360,6 +360,19 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
    push_node(t, n, sp, True);
 }
 
+/* The first instruction of an OpenMP parallel region of n: a frame of n,
+   entered by each thread of the team, which is no call of n. */
+VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) {
+      cp_thread_switch(VG_(get_running_tid)());
+      t = cp_cur_thread;
+   }
+   drop_frames_below(t, sp, True);
+   push_node(t, n, sp, False);
+}
+
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
 {
    CpThread* t = cp_cur_thread;

@@ -104,6 +104,7 @@ UInt cp_ctx_of_thread(CpThread* t, UInt node);
 
 /* Helpers called from generated code. */
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp);
+VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp);   /* no call counted */
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp */
 
 /* The node charged for code of function n right now. */

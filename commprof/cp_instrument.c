@@ -498,6 +498,11 @@ static Bool is_lazy_binding_entry(Addr ia)
    library function needed the binding.  Its frame goes when the resolver
    jumps to the function it bound (an indirect jump with the stack pointer
    above the frame's, see the end of cp_instrument). */
+/* Set by resolve for a first instruction: does entering there count a call?
+   Not at an OpenMP region's (f._omp_fn.0), which each thread of a team
+   enters in a single call of f. */
+static Bool entry_is_call;
+
 static CpNode* resolve(Addr ia, Bool* is_entry)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
@@ -527,6 +532,7 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
    }
    /* a .cold part is the function's own code, entered by its jumps */
    *is_entry = off == 0 && !cp_fn_is_cold_part(name);
+   entry_is_call = !cp_fn_is_outlined_region(name);
    const HChar* real = VG_(strcmp)(name, "(below main)") == 0 ? symtab_name(di, entry) : NULL;
 
    const HChar* file = NULL;
@@ -1094,8 +1100,12 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             if (node->kind == CP_KIND_SPECIAL)
                sp = assign(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, sp,
                                                      IRExpr_Const(IRConst_U64(sizeof(Addr)))));
-            add_dirty(sb, 2, "cp_h_enter", cp_h_enter,
-                      mkIRExprVec_2(mkIRExpr_HWord((HWord)node), sp), NULL);
+            if (node->kind == CP_KIND_SPECIAL || entry_is_call)
+               add_dirty(sb, 2, "cp_h_enter", cp_h_enter,
+                         mkIRExprVec_2(mkIRExpr_HWord((HWord)node), sp), NULL);
+            else
+               add_dirty(sb, 2, "cp_h_enter_region", cp_h_enter_region,
+                         mkIRExprVec_2(mkIRExpr_HWord((HWord)node), sp), NULL);
          }
          pend_node = node;
          pend_n++;

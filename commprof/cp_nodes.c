@@ -104,6 +104,11 @@ Bool cp_fn_is_cold_part(const HChar* name)
    return False;
 }
 
+Bool cp_fn_is_outlined_region(const HChar* name)
+{
+   return VG_(strstr)(name + cp_fn_source_len(name), "._omp_") != NULL;
+}
+
 /* function nodes by source name and object, key a hash of both: whether
    the code of a symbol with the source name itself (not a clone's) has
    been given the node */

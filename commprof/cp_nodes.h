@@ -75,6 +75,9 @@ SizeT   cp_fn_source_len(const HChar* name);
 /* Is symbol name a part GCC split off a function's unlikely paths (.cold),
    entered by jumps from the function's own code, never by calls? */
 Bool    cp_fn_is_cold_part(const HChar* name);
+/* Is symbol name an OpenMP region gcc outlined from a function
+   (f._omp_fn.0, f._omp_cpyfn.1), which each thread of a team enters? */
+Bool    cp_fn_is_outlined_region(const HChar* name);
 /* The special node "(syscall NAME)" for system call sysno. */
 UInt    cp_node_syscall(Word sysno);
 /* The special node "(dynamic linker)": the dynamic linker's lazy binding of

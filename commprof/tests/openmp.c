@@ -18,8 +18,8 @@
  *   produce -> consume: a, 16384; consume -> total: b, 16384.
  * Between (function, thread) pairs: produce@1 -> consume@1 8192,
  *   produce@2 -> consume@2 8192, consume@1 -> total@1 8192, consume@2 -> total@1 8192.
- * Calls: main 1, total 1; produce and consume 3 each: the call from main, and the
- *   entries of the outlined region in thread 1 and thread 2.
+ * Calls: main 1, total 1, produce 1, consume 1: the threads of the team enter the
+ *   outlined region in the frame of produce (consume), with no call of their own.
  * stdout: 2 * sum(i, i < 4096) = 4096 * 4095 = 16773120.
  */
 /* cflags: -fopenmp */
