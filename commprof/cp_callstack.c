@@ -347,31 +347,25 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
    if (count_call && cp_collect_mask) cp_nodes[cnode]->calls++;
 }
 
-VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp)
+/* A frame for n at sp, entered at the first instruction of its code:
+   frames at or below the new one are dead (returned from, tail-called
+   over, or left by longjmp). */
+static void enter(CpNode* n, Addr sp, Bool count_call)
 {
    CpThread* t = cp_cur_thread;
    if (UNLIKELY(t == NULL)) {
       cp_thread_switch(VG_(get_running_tid)());
       t = cp_cur_thread;
    }
-   /* frames at or below the new one are dead: returned from, tail-called
-      over, or left by longjmp */
    drop_frames_below(t, sp, True);
-   push_node(t, n, sp, True);
+   push_node(t, n, sp, count_call);
 }
+
+VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp) { enter(n, sp, True); }
 
 /* The first instruction of an OpenMP parallel region of n: a frame of n,
    entered by each thread of the team, which is no call of n. */
-VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp)
-{
-   CpThread* t = cp_cur_thread;
-   if (UNLIKELY(t == NULL)) {
-      cp_thread_switch(VG_(get_running_tid)());
-      t = cp_cur_thread;
-   }
-   drop_frames_below(t, sp, True);
-   push_node(t, n, sp, False);
-}
+VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp) { enter(n, sp, False); }
 
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
 {
