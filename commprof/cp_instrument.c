@@ -47,8 +47,9 @@ typedef struct {
    Bool is_node;
    CpElfSyms* elf;               /* its sections and symbols, read on first need */
    Bool lib_known;               /* lib is decided */
-   CpLibData* lib;               /* a run-time library: its own data; else NULL */
+   const CpLibData* lib;         /* a run-time library: its own data; else NULL */
    Bool preload;                 /* commprof's preload library */
+   Bool libstdcxx;               /* libstdc++ */
 } ObjEnt;
 static ObjEnt* objs;
 static UInt    n_objs, objs_cap;
@@ -314,7 +315,7 @@ static Bool is_runtime_library(const HChar* path)
    libraries), or of an object Valgrind knows no sections of.  The image
    runs from the library's load address to the end of its last section
    (.bss): its state and its tables, writable or not. */
-static CpLibData* runtime_library_data(ObjEnt* o);
+static const CpLibData* runtime_library_data(ObjEnt* o);
 
 /* Is ia, in commprof's preload library o, in one of its string and memory
    functions (cp_strmem.c, tags 2xxxx: symbols _vgr2...)?  They touch only
@@ -335,6 +336,31 @@ static Bool is_strmem_code(ObjEnt* o, Addr ia)
    library call, as those of the library code that calls them. */
 static const CpLibData lib_nowhere = { 0, 0, 0, 0 };
 
+/* The descriptor of an access that is (library data)'s wherever it lands:
+   every access of the run-time library's synchronisation and thread
+   functions and of the exception runtime (in_sync_function), of the
+   libraries whose every access is (whole_library_is_bookkeeping), of
+   libstdc++'s code without symbols (library_of), and an access of a
+   run-time library's code whose address is computed from the thread
+   pointer (emit_access). */
+static const CpLibData lib_everywhere = { 0, ~(UWord)0, 0, 0 };
+
+/* Is every access of the run-time library at path (library data)'s, as
+   those of in_sync_function are: libgcc_s (the unwinder) and the OpenMP
+   run-times (libgomp, LLVM's libomp and libiomp5: their thread teams,
+   barriers, work shares and task queues; the program's parallel regions
+   are its own functions, which they call)? */
+static Bool whole_library_is_bookkeeping(const HChar* path)
+{
+   static const HChar* const names[] = {
+      "libgcc_s.so", "libgomp.so", "libomp.so", "libiomp5.so", NULL
+   };
+   const HChar* base = VG_(basename)(path);
+   for (UInt i = 0; names[i]; i++)
+      if (VG_(strncmp)(base, names[i], VG_(strlen)(names[i])) == 0) return True;
+   return False;
+}
+
 static const CpLibData* library_of(Addr ia)
 {
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
@@ -343,16 +369,24 @@ static const CpLibData* library_of(Addr ia)
    if (o->is_node) return NULL;
    if (!o->lib_known) o->lib = runtime_library_data(o);
    if (o->lib && o->preload && is_strmem_code(o, ia)) return &lib_nowhere;
+   /* libstdc++'s code without a symbol (Debian strips its static
+      functions: the exception personality's helpers, internals that keep
+      the library's own state) */
+   const HChar* fn;
+   if (o->lib && o->libstdcxx && !VG_(get_fnname)(VG_(current_DiEpoch)(), ia, &fn))
+      return &lib_everywhere;
    return o->lib;
 }
 
 /* The own data of the run-time library o (see library_of), or NULL. */
-static CpLibData* runtime_library_data(ObjEnt* o)
+static const CpLibData* runtime_library_data(ObjEnt* o)
 {
    o->lib_known = True;
    const HChar* path = VG_(DebugInfo_get_filename)(o->di);
    if (!path || !is_runtime_library(path)) return NULL;
    o->preload = VG_(strncmp)(VG_(basename)(path), "vgpreload_", 10) == 0;
+   o->libstdcxx = VG_(strncmp)(VG_(basename)(path), "libstdc++.so", 12) == 0;
+   if (whole_library_is_bookkeeping(path)) return &lib_everywhere;
    /* from the load address (a shared object is linked at 0) to the end of
       the last section Valgrind knows: code, .got, .got.plt, .bss */
    const DebugInfo* di = o->di;
@@ -436,30 +470,6 @@ static Bool in_sync_function(Addr ia)
    cache[slot].entry = entry;
    cache[slot].sync = sync;
    return sync;
-}
-
-/* Is ia code of a run-time library all of whose accesses are (library
-   data)'s, as those of in_sync_function are: any code of libgcc_s (the
-   unwinder) and of the OpenMP run-times (libgomp, LLVM's libomp and
-   libiomp5: their thread teams, barriers, work shares and task queues; the
-   program's parallel regions are its own functions, which they call), and
-   the code of libstdc++ that has no symbol (Debian strips its static
-   functions: the personality routine's helpers, internals that keep the
-   library's own state)? */
-static Bool is_runtime_bookkeeping_code(Addr ia)
-{
-   static const HChar* const whole[] = {
-      "libgcc_s.so", "libgomp.so", "libomp.so", "libiomp5.so", NULL
-   };
-   const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
-   const HChar* path = di ? VG_(DebugInfo_get_filename)(di) : NULL;
-   if (!path) return False;
-   const HChar* base = VG_(basename)(path);
-   for (UInt i = 0; whole[i]; i++)
-      if (VG_(strncmp)(base, whole[i], VG_(strlen)(whole[i])) == 0) return True;
-   const HChar* fn;
-   return VG_(strncmp)(base, "libstdc++.so", 12) == 0
-          && !VG_(get_fnname)(VG_(current_DiEpoch)(), ia, &fn);
 }
 
 /* Is ia code of the dynamic linker? */
@@ -934,14 +944,11 @@ static void flush_accesses(IRSB* sb, InsnAccesses* acc)
 /* the library of the instruction being instrumented (see emit_access) */
 static const CpLibData* cur_lib;
 
-/* The descriptor of an access that is (library data)'s wherever it lands:
-   every access of the run-time library's synchronisation and thread
-   functions (in_sync_function), and an access of a run-time library's code
-   whose address is computed from the thread pointer (%fs on amd64):
+/* An access of a run-time library's code whose address is computed from
+   the thread pointer (%fs on amd64) is (library data)'s (lib_everywhere):
    thread-local data (errno, the locale of the thread, the stack guard) is
    the C library's too.  fs_tmp[t] tells whether temporary t of the
    superblock holds such an address. */
-static const CpLibData lib_everywhere = { 0, ~(UWord)0, 0, 0 };
 static UChar* fs_tmp;
 static UInt   fs_tmp_cap;
 
@@ -1072,8 +1079,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
          cur_lib = node ? NULL : library_of(ia);
-         if (cur_lib ? in_sync_function(ia) || is_runtime_bookkeeping_code(ia)
-                     : node == NULL && in_dynamic_linker(ia) && in_sync_function(ia))
+         if (node == NULL && (cur_lib || in_dynamic_linker(ia)) && in_sync_function(ia))
             cur_lib = &lib_everywhere;
          n_insn_loads = 0;
          insn_mem = False;
