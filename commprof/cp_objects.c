@@ -44,6 +44,15 @@ typedef struct {
    Bool   live;
 } Instance;
 
+/* The length of the prod_bits of an instance of size bytes: a bit a byte,
+   and one byte more, so that an empty block has a bitmap too.  A bitmap is
+   never shorter than this for its instance's current size (a block that
+   shrinks keeps its longer one). */
+static SizeT prod_bits_len(SizeT size)
+{
+   return (size + 7) / 8 + 1;
+}
+
 static Instance* insts;
 static UInt      n_insts, insts_cap;
 static UInt*     free_insts;          /* indices of dead heap instances */
@@ -464,7 +473,7 @@ void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size)
    o->total_bytes += new_size - in->size;
    if (o->live_bytes > o->peak_bytes) o->peak_bytes = o->live_bytes;
    if (in->prod_bits && new_size > in->size) {
-      UChar* nb = VG_(calloc)("cp.obj.prod", (new_size + 7) / 8, 1);
+      UChar* nb = VG_(calloc)("cp.obj.prod", prod_bits_len(new_size), 1);
       VG_(memcpy)(nb, in->prod_bits, (in->size + 7) / 8);
       VG_(free)(in->prod_bits);
       in->prod_bits = nb;
@@ -825,17 +834,23 @@ static ULong written_in_symbols(Addr lo, SizeT len)
 
 void cp_objects_after_fork(void)
 {
-   /* the child counts what it does; the blocks it inherited stay live */
+   /* the child counts what it does; the blocks it inherited stay live, and
+      are its heap at the start: they count as its allocations (blocks,
+      total-bytes), so that total-bytes is never below peak-bytes and Alloc%
+      and Prod% of an inherited block are fractions of its size */
    cp_edges_reset(&cp_flows);
    for (UInt i = 0; i < cp_n_objects; i++) {
       CpObject* o = cp_objects[i];
       o->blocks = 0;
-      o->total_bytes = 0;
+      o->total_bytes = o->live_bytes;
       o->peak_bytes = o->live_bytes;
       o->reads = o->read_bytes = o->writes = o->write_bytes = 0;
       o->written_bytes = o->prod_bytes = 0;
       o->first_access = o->last_access = 0;
    }
-   for (UInt i = 0; i < n_insts; i++)
-      if (insts[i].prod_bits) VG_(memset)(insts[i].prod_bits, 0, (insts[i].size + 7) / 8 + 1);
+   for (UInt i = 0; i < n_insts; i++) {
+      if (insts[i].live && cp_objects[insts[i].obj]->kind == CP_OBJ_HEAP)
+         cp_objects[insts[i].obj]->blocks++;
+      if (insts[i].prod_bits) VG_(memset)(insts[i].prod_bits, 0, prod_bits_len(insts[i].size));
+   }
 }
