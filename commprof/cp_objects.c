@@ -413,7 +413,10 @@ UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
           || k == CP_MAX_ALLOC_DEPTH)
          break;
    }
-   CpObject* o = cp_objects[object_for_path(ids, k)];
+   /* two statements: object_for_path may move the table of objects, which
+      cp_objects[object_for_path(...)] could read before the call */
+   UInt id = object_for_path(ids, k);
+   CpObject* o = cp_objects[id];
    o->blocks++;
    o->total_bytes += size;
    o->live_bytes += size;
