@@ -347,9 +347,22 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
    if (count_call && cp_collect_mask) cp_nodes[cnode]->calls++;
 }
 
+/* Frames at one stack pointer kept for a chain of tail calls (see enter). */
+#define CP_TAIL_FRAMES 64
+
 /* A frame for n at sp, entered at the first instruction of its code:
-   frames at or below the new one are dead (returned from, tail-called
-   over, or left by longjmp). */
+   frames below the new one are dead (returned from, or left by longjmp).
+   A frame at the same sp is that of the function that jumped to n's entry
+   instead of calling it (a tail call, as gcc makes of `return g(x);` or of
+   a call that ends a void function): n is called from it, as the source
+   says and callgrind has it, so it stays below n's frame (for n's caller
+   context, --collect-in and the path of n's per-call records) and both end
+   at the return.  Two exceptions keep the frames bounded: n entered again
+   at its own entry (a loop whose head is the entry, a tail call to itself)
+   replaces its frame; and once CP_TAIL_FRAMES frames share sp (functions
+   that tail-call each other in a loop), n's frame replaces the newest of
+   them that is n's, or else the top one.  An OpenMP region's entry is no
+   call: it replaces the frames at its sp. */
 static void enter(CpNode* n, Addr sp, Bool count_call)
 {
    CpThread* t = cp_cur_thread;
@@ -357,7 +370,18 @@ static void enter(CpNode* n, Addr sp, Bool count_call)
       cp_thread_switch(VG_(get_running_tid)());
       t = cp_cur_thread;
    }
-   drop_frames_below(t, sp, True);
+   drop_frames_below(t, sp, !count_call);
+   if (count_call) {
+      UInt top = t->depth, d = top;            /* frames [d, top) are at sp */
+      while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp == sp) d--;
+      if (top > d && t->frames[top - 1].node == n->id) {
+         pop_to(t, top - 1);
+      } else if (top - d >= CP_TAIL_FRAMES) {
+         UInt k = top;
+         while (k > d && t->frames[k - 1].node != n->id) k--;
+         pop_to(t, k > d ? k - 1 : top - 1);
+      }
+   }
    push_node(t, n, sp, count_call);
 }
 

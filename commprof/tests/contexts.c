@@ -1,4 +1,3 @@
-/* cflags: -fno-optimize-sibling-calls */
 /* contexts: functions split by their callers (--separate-callers=1 in test contexts,
  * --separate-callers=2 in contexts2).
  *
@@ -35,9 +34,9 @@
  *         fill'run'main, use'run'main calls=2.
  * No other edges among these nodes: the functions touch nothing else but their own stack
  * (each call writes its slots before reading them); every array access is volatile, one
- * per element at -O0 and -O2. g, h, a, b only call; -fno-optimize-sibling-calls keeps
- * gcc -O2 from making their last calls jumps (a tail call replaces the caller's frame,
- * and the callee would count as called from the caller's caller).
+ * per element at -O0 and -O2. g, h, a, b only call; at -O2 gcc makes their last calls
+ * jumps (tail calls), and the callee still counts as called from the function that
+ * jumped (see tailcalls.c): the expected values are those of -O0.
  *
  * stdout: GI[i] = i + 1, HI[i] = i + 1, f writes out[i] = 3 * in[i]:
  *   use(GO) = 3 * 136 = 408, use(HO) = 3 * 36 = 108.
