@@ -25,22 +25,42 @@
 #include "cp_options.h"
 #include "cp_objects.h"
 
-/* Name compression: one id per distinct object and file string. */
+/* Name compression: one id per distinct object and file string, found by
+   a hash of the string (a big program has thousands of source files, named
+   once per function and per edge). */
 typedef struct { const HChar* s; UInt id; } NameId;
-typedef struct { NameId* v; UInt n, cap; UInt next_id; } NameTab;
+typedef struct { NameId* v; UInt cap, n, next_id; } NameTab;   /* open addressing, cap a power of 2 */
+
+static UWord name_hash(const HChar* s)
+{
+   UWord h = 5381;
+   for (; *s; s++) h = h * 33 + (UChar)*s;
+   return h;
+}
 
 static UInt name_id(NameTab* t, const HChar* s, Bool* is_new)
 {
-   for (UInt i = 0; i < t->n; i++)
-      if (VG_(strcmp)(t->v[i].s, s) == 0) { *is_new = False; return t->v[i].id; }
-   if (t->n == t->cap) {
-      t->cap = t->cap ? t->cap * 2 : 32;
-      t->v = VG_(realloc)("cp.cg.names", t->v, t->cap * sizeof(NameId));
+   if (2 * (t->n + 1) > t->cap) {               /* at most half full */
+      UInt cap = t->cap ? 2 * t->cap : 64;
+      NameId* v = VG_(calloc)("cp.cg.names", cap, sizeof(NameId));
+      for (UInt i = 0; i < t->cap; i++) {
+         if (!t->v[i].s) continue;
+         UWord j = name_hash(t->v[i].s) & (cap - 1);
+         while (v[j].s) j = (j + 1) & (cap - 1);
+         v[j] = t->v[i];
+      }
+      if (t->v) VG_(free)(t->v);
+      t->v = v;
+      t->cap = cap;
    }
-   t->v[t->n].s = s;
-   t->v[t->n].id = ++t->next_id;
+   UWord j = name_hash(s) & (t->cap - 1);
+   for (; t->v[j].s; j = (j + 1) & (t->cap - 1))
+      if (VG_(strcmp)(t->v[j].s, s) == 0) { *is_new = False; return t->v[j].id; }
+   t->v[j].s = s;
+   t->v[j].id = ++t->next_id;
+   t->n++;
    *is_new = True;
-   return t->v[t->n++].id;
+   return t->v[j].id;
 }
 
 static const HChar* or_unknown(const HChar* s)
@@ -105,14 +125,31 @@ static void obj_spec(CpOut* o, const HChar* key, const CpReport* r, const CpObje
    cp_out_puts(o, "\n");
 }
 
-/* Sum of the flows with the given consumer (or producer) per object, into
-   per_obj (zeroed by the caller). */
-static void flows_by_object(const CpReport* r, UInt node, Bool as_consumer, ULong* per_obj)
+/* The flows sorted by (consumer, object) and by (object, producer): each
+   function's objects and each object's producers in one pass (a big program
+   has thousands of functions, objects and flows). */
+static Int cmp_flow_consumer(const void* a, const void* b)
 {
-   for (UInt i = 0; i < r->n_flows; i++) {
-      const CpObjFlow* f = &r->flows[i];
-      if ((as_consumer ? f->consumer : f->producer) == node) per_obj[f->object] += f->bytes;
-   }
+   const CpObjFlow* x = *(const CpObjFlow* const*)a;
+   const CpObjFlow* y = *(const CpObjFlow* const*)b;
+   if (x->consumer != y->consumer) return x->consumer < y->consumer ? -1 : 1;
+   return x->object < y->object ? -1 : x->object > y->object ? 1 : 0;
+}
+
+static Int cmp_flow_object(const void* a, const void* b)
+{
+   const CpObjFlow* x = *(const CpObjFlow* const*)a;
+   const CpObjFlow* y = *(const CpObjFlow* const*)b;
+   if (x->object != y->object) return x->object < y->object ? -1 : 1;
+   return x->producer < y->producer ? -1 : x->producer > y->producer ? 1 : 0;
+}
+
+static const CpObjFlow** sorted_flows(const CpReport* r, Int (*cmp)(const void*, const void*))
+{
+   const CpObjFlow** v = VG_(malloc)("cp.cg.flows", (r->n_flows ? r->n_flows : 1) * sizeof(CpObjFlow*));
+   for (UInt i = 0; i < r->n_flows; i++) v[i] = &r->flows[i];
+   VG_(ssort)(v, r->n_flows, sizeof(CpObjFlow*), cmp);
+   return v;
 }
 
 Bool cp_write_callgrind(const HChar* name, const CpReport* r)
@@ -168,9 +205,9 @@ Bool cp_write_callgrind(const HChar* name, const CpReport* r)
 
    NameTab obs = {0}, files = {0};
    Bool* defined = VG_(calloc)("cp.cg.def", r->n_nodes ? r->n_nodes : 1, sizeof(Bool));
-   ULong* per_obj = objs ? VG_(malloc)("cp.cg.perobj", (cp_n_objects ? cp_n_objects : 1) * sizeof(ULong)) : NULL;
+   const CpObjFlow** fbyc = objs ? sorted_flows(r, cmp_flow_consumer) : NULL;
    Bool* obj_defined = objs ? VG_(calloc)("cp.cg.objdef", cp_n_objects ? cp_n_objects : 1, sizeof(Bool)) : NULL;
-   UInt k = 0;
+   UInt k = 0, fk = 0;
    for (UInt i = 0; i < r->n_nodes; i++) {
       if (!r->active[i]) continue;
       const CpNode* n = cp_nodes[i];
@@ -193,32 +230,38 @@ Bool cp_write_callgrind(const HChar* name, const CpReport* r)
                        objs ? " 0" : "");
       }
       if (objs) {
-         /* the objects this function read from */
-         VG_(memset)(per_obj, 0, cp_n_objects * sizeof(ULong));
-         flows_by_object(r, i, True, per_obj);
-         for (UInt ob = 0; ob < cp_n_objects; ob++) {
-            if (!per_obj[ob]) continue;
+         /* the objects this function read from, by object */
+         while (fk < r->n_flows && fbyc[fk]->consumer < i) fk++;
+         while (fk < r->n_flows && fbyc[fk]->consumer == i) {
+            UInt ob = fbyc[fk]->object;
+            ULong b = 0;
+            for (; fk < r->n_flows && fbyc[fk]->consumer == i && fbyc[fk]->object == ob; fk++)
+               b += fbyc[fk]->bytes;
+            if (!b) continue;
             cp_out_puts(o, "cob=(0) (objects)\ncfi=(0) (objects)\n");
             obj_spec(o, "cfn", r, cp_objects[ob], obj_defined);
             cp_out_puts(o, "calls=1 0\n");
-            cp_out_printf(o, "%u 0 0 0 0 0 0 0 %llu\n", n->line, per_obj[ob]);
+            cp_out_printf(o, "%u 0 0 0 0 0 0 0 %llu\n", n->line, b);
          }
       }
    }
    if (objs) {
       /* each object, and the functions that wrote what was read from it */
-      for (UInt ob = 0; ob < cp_n_objects; ob++) {
+      const CpObjFlow** fbyo = sorted_flows(r, cmp_flow_object);
+      for (UInt f = 0; f < r->n_flows; ) {
+         UInt ob = fbyo[f]->object;
+         UInt end = f;
          ULong through = 0;
-         for (UInt f = 0; f < r->n_flows; f++)
-            if (r->flows[f].object == ob) through += r->flows[f].bytes;
-         if (!through) continue;
-         cp_out_puts(o, "\nob=(0) (objects)\nfl=(0) (objects)\n");
-         obj_spec(o, "fn", r, cp_objects[ob], obj_defined);
-         cp_out_printf(o, "0 0 0 0 0 0 0 0 %llu\n", through);
-         for (UInt p = 0; p < r->n_nodes; p++) {
+         for (; end < r->n_flows && fbyo[end]->object == ob; end++) through += fbyo[end]->bytes;
+         if (through) {
+            cp_out_puts(o, "\nob=(0) (objects)\nfl=(0) (objects)\n");
+            obj_spec(o, "fn", r, cp_objects[ob], obj_defined);
+            cp_out_printf(o, "0 0 0 0 0 0 0 0 %llu\n", through);
+         }
+         while (through && f < end) {
+            UInt p = fbyo[f]->producer;
             ULong b = 0;
-            for (UInt f = 0; f < r->n_flows; f++)
-               if (r->flows[f].object == ob && r->flows[f].producer == p) b += r->flows[f].bytes;
+            for (; f < end && fbyo[f]->producer == p; f++) b += fbyo[f]->bytes;
             if (!b) continue;
             const CpNode* pn = cp_nodes[p];
             spec(o, &obs, "cob", or_unknown(pn->object));
@@ -227,14 +270,16 @@ Bool cp_write_callgrind(const HChar* name, const CpReport* r)
             cp_out_printf(o, "calls=1 %u\n", pn->line);
             cp_out_printf(o, "0 0 0 0 0 0 0 0 %llu\n", b);
          }
+         f = end;
       }
+      VG_(free)(fbyo);
    }
    cp_out_printf(o, "\ntotals: %llu %llu %llu %llu %llu %llu %llu",
                  r->total_instrs, r->total_read, r->total_written,
                  r->total_comm, r->total_comm, r->total_self, sum_unma);
    if (objs) cp_out_printf(o, " %llu", total_flow);
    cp_out_puts(o, "\n");
-   if (per_obj) VG_(free)(per_obj);
+   if (fbyc) VG_(free)(fbyc);
    if (obj_defined) VG_(free)(obj_defined);
    VG_(free)(byc);
    VG_(free)(defined);
