@@ -295,6 +295,25 @@ PYEOF
 done
 
 # ---------------------------------------------------------------------------
+# 3b. --collect-in and --per-call-fns patterns that no function matched are
+#     reported at exit, one line each (the client's functions are produce,
+#     consume and main); those that matched are not
+
+vg --collect-in=produce,nosuch --per-call=yes '--per-call-fns=consume,zz*' \
+   --commprof-out-file=none --commprof-xml-file=none
+want1="commprof: --collect-in pattern 'nosuch' matched no function that ran (a C++ function's name has its parameters: 'nosuch(*)')"
+want2="commprof: --per-call-fns pattern 'zz*' matched no function that ran"
+got=$(grep -c 'matched no function' "$T/err")
+if ((rc == 0)) && grep -qF -- "$want1" "$T/err" && grep -qF -- "$want2" "$T/err" && [[ $got == 2 ]]; then
+    pass unmatched-patterns
+else
+    fail unmatched-patterns "exit $rc; $got lines: $(grep 'matched no' "$T/err" | head -3)"
+fi
+vg --collect-in=produce --per-call=yes --per-call-fns=consume --commprof-out-file=none --commprof-xml-file=none
+if ((rc == 0)) && ! grep -q 'matched no function' "$T/err"; then pass matched-patterns-quiet
+else fail matched-patterns-quiet "exit $rc; $(grep 'matched no' "$T/err" | head -2)"; fi
+
+# ---------------------------------------------------------------------------
 # 4. --help lists every option
 
 rm -f "$T/w/client-ran"
