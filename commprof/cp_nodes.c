@@ -50,14 +50,18 @@ void cp_nodes_report_unmatched(void)
    for (UInt list = 0; list < 2; list++) {
       UInt n = list == 0 ? cp_clo.n_collect_in : (cp_clo.per_call ? cp_clo.n_per_call_fns : 0);
       HChar** pats = list == 0 ? cp_clo.collect_in : cp_clo.per_call_fns;
-      for (UInt i = 0; i < n; i++) {
-         if (pattern_matched[list] && pattern_matched[list][i]) continue;
-         Bool plain = VG_(strchr)(pats[i], '(') == NULL && VG_(strchr)(pats[i], '*') == NULL;
-         VG_(umsg)("commprof: %s pattern '%s' matched no function that ran%s%s%s\n", opt[list], pats[i],
-                   plain ? " (a C++ function's name has its parameters: '" : "",
-                   plain ? pats[i] : "", plain ? "(*)')" : "");
-      }
+      for (UInt i = 0; i < n; i++)
+         if (!pattern_matched[list] || !pattern_matched[list][i])
+            cp_report_unmatched_pattern(opt[list], pats[i], "");
    }
+}
+
+void cp_report_unmatched_pattern(const HChar* option, const HChar* pat, const HChar* where)
+{
+   Bool plain = VG_(strchr)(pat, '(') == NULL && VG_(strchr)(pat, '*') == NULL;
+   VG_(umsg)("commprof: %s pattern '%s' matched no function that ran%s%s%s%s\n", option, pat, where,
+             plain ? " (a C++ function's name has its parameters: '" : "",
+             plain ? pat : "", plain ? "(*)')" : "");
 }
 
 static CpNode* new_node(UInt kind, const HChar* name, const HChar* object,

@@ -62,6 +62,9 @@ extern UInt     cp_n_nodes;
 void    cp_nodes_init(void);
 /* At exit: the --collect-in and --per-call-fns patterns no function that ran matched. */
 void    cp_nodes_report_unmatched(void);
+/* The line of that report for one pattern of option ("--collect-in"); where
+   follows "matched no function that ran" (" in the node objects", or ""). */
+void    cp_report_unmatched_pattern(const HChar* option, const HChar* pat, const HChar* where);
 /* The node of the function whose code starts at entry, whose symbol is
    name, made if absent.  The parts and clones GCC makes of a function
    (f.cold, f.part.0, f.constprop.0, f.isra.0, "f(int) [clone .cold]", ...)

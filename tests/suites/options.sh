@@ -295,9 +295,9 @@ PYEOF
 done
 
 # ---------------------------------------------------------------------------
-# 3b. --collect-in and --per-call-fns patterns that no function matched are
-#     reported at exit, one line each (the client's functions are produce,
-#     consume and main); those that matched are not
+# 3b. --fn-include, --collect-in and --per-call-fns patterns that no function
+#     matched are reported at exit, one line each (the client's functions are
+#     produce, consume and main); those that matched are not
 
 vg --collect-in=produce,nosuch --per-call=yes '--per-call-fns=consume,zz*' \
    --commprof-out-file=none --commprof-xml-file=none
@@ -312,6 +312,13 @@ fi
 vg --collect-in=produce --per-call=yes --per-call-fns=consume --commprof-out-file=none --commprof-xml-file=none
 if ((rc == 0)) && ! grep -q 'matched no function' "$T/err"; then pass matched-patterns-quiet
 else fail matched-patterns-quiet "exit $rc; $(grep 'matched no' "$T/err" | head -2)"; fi
+vg '--fn-include=produce,consume,main,nosuch*' --commprof-out-file=none --commprof-xml-file=none
+if ((rc == 0)) && [[ $(grep -c 'matched no function' "$T/err") == 1 ]] \
+   && grep -qF "commprof: --fn-include pattern 'nosuch*' matched no function that ran in the node objects" "$T/err"; then
+    pass unmatched-fn-include
+else
+    fail unmatched-fn-include "exit $rc; $(grep 'matched no' "$T/err" | head -3)"
+fi
 
 # ---------------------------------------------------------------------------
 # 4. --help lists every option
