@@ -191,11 +191,11 @@ static const HChar* symtab_name(const DebugInfo* di, Addr entry)
    return cp_elf_func_name_at(obj_elf(obj_ent(di)), entry);
 }
 
-/* --fn-include / --fn-exclude: is the function named name a node? */
 /* The --fn-include patterns some function that ran matched (see
    cp_instrument_report_unmatched). */
 static Bool* fn_include_matched;
 
+/* --fn-include / --fn-exclude: is the function named name a node? */
 static Bool function_selected(const HChar* name)
 {
    Bool sel = cp_clo.n_fn_include == 0;
