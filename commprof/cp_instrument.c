@@ -304,6 +304,15 @@ static void exe_copies(Addr* lo, UWord* span)
    *span = kspan;
 }
 
+/* Does the file name of path start with one of names (NULL-terminated)? */
+static Bool basename_starts_with(const HChar* path, const HChar* const* names)
+{
+   const HChar* base = VG_(basename)(path);
+   for (UInt i = 0; names[i]; i++)
+      if (VG_(strncmp)(base, names[i], VG_(strlen)(names[i])) == 0) return True;
+   return False;
+}
+
 /* Is the object at path one of the C and C++ run-time libraries, whose
    state programs use without naming it (stdio, rand, the locale, errno,
    iostreams), or commprof's preload library, which stands in for parts of
@@ -317,10 +326,7 @@ static Bool is_runtime_library(const HChar* path)
       "vgpreload_commprof-",     /* its malloc keeps the tool's entry points there */
       NULL
    };
-   const HChar* base = VG_(basename)(path);
-   for (UInt i = 0; names[i]; i++)
-      if (VG_(strncmp)(base, names[i], VG_(strlen)(names[i])) == 0) return True;
-   return False;
+   return basename_starts_with(path, names);
 }
 
 /* The image of the run-time library whose code holds ia, for the "_l"
@@ -370,10 +376,7 @@ static Bool whole_library_is_bookkeeping(const HChar* path)
    static const HChar* const names[] = {
       "libgcc_s.so", "libgomp.so", "libomp.so", "libiomp5.so", NULL
    };
-   const HChar* base = VG_(basename)(path);
-   for (UInt i = 0; names[i]; i++)
-      if (VG_(strncmp)(base, names[i], VG_(strlen)(names[i])) == 0) return True;
-   return False;
+   return basename_starts_with(path, names);
 }
 
 static const CpLibData* library_of(Addr ia)
