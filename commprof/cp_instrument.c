@@ -191,30 +191,19 @@ static const HChar* symtab_name(const DebugInfo* di, Addr entry)
    return cp_elf_func_name_at(obj_elf(obj_ent(di)), entry);
 }
 
-/* The --fn-include patterns some function that ran matched (see
-   cp_instrument_report_unmatched). */
-static Bool* fn_include_matched;
-
 /* --fn-include / --fn-exclude: is the function named name a node? */
 static Bool function_selected(const HChar* name)
 {
    Bool sel = cp_clo.n_fn_include == 0;
-   if (cp_clo.n_fn_include && !fn_include_matched)
-      fn_include_matched = VG_(calloc)("cp.instr.fnpat", cp_clo.n_fn_include, sizeof(Bool));
-   /* past the first match, only the patterns that have matched nothing yet */
+   /* past the first match, only the patterns that have matched nothing yet
+      (for the report of those that never match) */
    for (UInt i = 0; i < cp_clo.n_fn_include; i++)
-      if ((!sel || !fn_include_matched[i]) && VG_(string_match)(cp_clo.fn_include[i], name))
-         sel = fn_include_matched[i] = True;
+      if ((!sel || !cp_pattern_has_matched(CP_PAT_FN_INCLUDE, i))
+          && VG_(string_match)(cp_clo.fn_include[i], name))
+         sel = cp_pattern_matched(CP_PAT_FN_INCLUDE, i);
    for (UInt i = 0; i < cp_clo.n_fn_exclude && sel; i++)
       if (VG_(string_match)(cp_clo.fn_exclude[i], name)) sel = False;
    return sel;
-}
-
-void cp_instrument_report_unmatched(void)
-{
-   for (UInt i = 0; i < cp_clo.n_fn_include; i++)
-      if (!fn_include_matched || !fn_include_matched[i])
-         cp_report_unmatched_pattern("--fn-include", cp_clo.fn_include[i], " in the node objects");
 }
 
 /* Is the function whose symbol is mangled (or, without a symbol table,

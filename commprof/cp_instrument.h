@@ -22,8 +22,6 @@ void  cp_instrument_need(UInt what);
 void  cp_instrument_fault(ThreadId tid);
 /* The thread has left generated code for the scheduler (between blocks). */
 void  cp_instrument_left_code(void);
-/* At exit: the --fn-include patterns no function that ran matched. */
-void  cp_instrument_report_unmatched(void);
 IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                     const VexGuestLayout* layout, const VexGuestExtents* vge,
                     const VexArchInfo* archinfo_host,

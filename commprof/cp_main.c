@@ -70,8 +70,7 @@ static void cp_post_clo_init(void)
 static void cp_fini(Int exitcode)
 {
    cp_output_write_all("exit");
-   cp_instrument_report_unmatched();
-   cp_nodes_report_unmatched();
+   cp_report_unmatched_patterns();
    if (VG_(clo_stats)) {
       ULong written = cp_shadow_sample_written(&cp_shadow);
       CpShadowStats st;

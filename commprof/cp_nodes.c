@@ -31,37 +31,49 @@ static VgHashTable* fn_by_entry;
 static UInt* syscall_node;       /* 0 = not made yet */
 static UInt  syscall_cap;
 
-/* Which patterns of --collect-in (0) and --per-call-fns (1) some function
-   that ran matched: at exit, those that matched none are reported (a C++
-   name has its parameters, `work(int)`, which `work` does not match). */
-static Bool* pattern_matched[2];
+/* Which patterns of each list (CpPatternList) some function that ran
+   matched: at exit, those that matched none are reported (a C++ name has
+   its parameters, `work(int)`, which `work` does not match). */
+static Bool* pattern_matched[CP_PAT_LISTS];
 
-static Bool matched_pattern(UInt list, UInt i)
+static HChar** pattern_list(CpPatternList list, UInt* n)
 {
-   UInt n = list == 0 ? cp_clo.n_collect_in : cp_clo.n_per_call_fns;
+   switch (list) {
+   case CP_PAT_FN_INCLUDE: *n = cp_clo.n_fn_include; return cp_clo.fn_include;
+   case CP_PAT_COLLECT_IN: *n = cp_clo.n_collect_in; return cp_clo.collect_in;
+   default:                *n = cp_clo.per_call ? cp_clo.n_per_call_fns : 0; return cp_clo.per_call_fns;
+   }
+}
+
+Bool cp_pattern_matched(CpPatternList list, UInt i)
+{
+   UInt n;
+   pattern_list(list, &n);
    if (!pattern_matched[list]) pattern_matched[list] = VG_(calloc)("cp.nodes.pat", n, sizeof(Bool));
    pattern_matched[list][i] = True;
    return True;
 }
 
-void cp_nodes_report_unmatched(void)
+Bool cp_pattern_has_matched(CpPatternList list, UInt i)
 {
-   static const HChar* const opt[2] = { "--collect-in", "--per-call-fns" };
-   for (UInt list = 0; list < 2; list++) {
-      UInt n = list == 0 ? cp_clo.n_collect_in : (cp_clo.per_call ? cp_clo.n_per_call_fns : 0);
-      HChar** pats = list == 0 ? cp_clo.collect_in : cp_clo.per_call_fns;
-      for (UInt i = 0; i < n; i++)
-         if (!pattern_matched[list] || !pattern_matched[list][i])
-            cp_report_unmatched_pattern(opt[list], pats[i], "");
-   }
+   return pattern_matched[list] && pattern_matched[list][i];
 }
 
-void cp_report_unmatched_pattern(const HChar* option, const HChar* pat, const HChar* where)
+void cp_report_unmatched_patterns(void)
 {
-   Bool plain = VG_(strchr)(pat, '(') == NULL && VG_(strchr)(pat, '*') == NULL;
-   VG_(umsg)("commprof: %s pattern '%s' matched no function that ran%s%s%s%s\n", option, pat, where,
-             plain ? " (a C++ function's name has its parameters: '" : "",
-             plain ? pat : "", plain ? "(*)')" : "");
+   static const HChar* const opt[CP_PAT_LISTS] = { "--fn-include", "--collect-in", "--per-call-fns" };
+   for (UInt list = 0; list < CP_PAT_LISTS; list++) {
+      UInt n;
+      HChar** pats = pattern_list(list, &n);
+      for (UInt i = 0; i < n; i++) {
+         if (cp_pattern_has_matched(list, i)) continue;
+         Bool plain = VG_(strchr)(pats[i], '(') == NULL && VG_(strchr)(pats[i], '*') == NULL;
+         VG_(umsg)("commprof: %s pattern '%s' matched no function that ran%s%s%s%s\n", opt[list], pats[i],
+                   list == CP_PAT_FN_INCLUDE ? " in the node objects" : "",
+                   plain ? " (a C++ function's name has its parameters: '" : "",
+                   plain ? pats[i] : "", plain ? "(*)')" : "");
+      }
+   }
 }
 
 static CpNode* new_node(UInt kind, const HChar* name, const HChar* object,
@@ -83,10 +95,10 @@ static CpNode* new_node(UInt kind, const HChar* name, const HChar* object,
    n->base   = n->id;
    if (kind == CP_KIND_FUNCTION) {
       for (UInt i = 0; i < cp_clo.n_collect_in; i++)
-         if (VG_(string_match)(cp_clo.collect_in[i], name)) n->collect_in = matched_pattern(0, i);
+         if (VG_(string_match)(cp_clo.collect_in[i], name)) n->collect_in = cp_pattern_matched(CP_PAT_COLLECT_IN, i);
       n->per_call = cp_clo.per_call && cp_clo.n_per_call_fns == 0;
       for (UInt i = 0; cp_clo.per_call && i < cp_clo.n_per_call_fns; i++)
-         if (VG_(string_match)(cp_clo.per_call_fns[i], name)) n->per_call = matched_pattern(1, i);
+         if (VG_(string_match)(cp_clo.per_call_fns[i], name)) n->per_call = cp_pattern_matched(CP_PAT_PER_CALL_FNS, i);
    }
    cp_nodes[cp_n_nodes++] = n;
    cp_threads_node_added(cp_n_nodes);

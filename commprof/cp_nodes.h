@@ -60,11 +60,14 @@ extern CpNode** cp_nodes;        /* by id */
 extern UInt     cp_n_nodes;
 
 void    cp_nodes_init(void);
-/* At exit: the --collect-in and --per-call-fns patterns no function that ran matched. */
-void    cp_nodes_report_unmatched(void);
-/* The line of that report for one pattern of option ("--collect-in"); where
-   follows "matched no function that ran" (" in the node objects", or ""). */
-void    cp_report_unmatched_pattern(const HChar* option, const HChar* pat, const HChar* where);
+/* The lists of function name patterns whose patterns that matched nothing
+   are reported at exit. */
+typedef enum { CP_PAT_FN_INCLUDE, CP_PAT_COLLECT_IN, CP_PAT_PER_CALL_FNS, CP_PAT_LISTS } CpPatternList;
+/* Pattern i of list matched a function that ran; returns True. */
+Bool    cp_pattern_matched(CpPatternList list, UInt i);
+Bool    cp_pattern_has_matched(CpPatternList list, UInt i);
+/* At exit: one line per pattern that no function that ran matched. */
+void    cp_report_unmatched_patterns(void);
 /* The node of the function whose code starts at entry, whose symbol is
    name, made if absent.  The parts and clones GCC makes of a function
    (f.cold, f.part.0, f.constprop.0, f.isra.0, "f(int) [clone .cold]", ...)
