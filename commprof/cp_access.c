@@ -328,19 +328,27 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
    through a call made last, a jump); otherwise it changes nothing and
    returns False.  Its common path has no call, so the helpers built on it
    save no registers. */
-static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, CpNode* sn)
+/* The first half of load_fast: who loads, and the one producer of the
+   bytes; False (nothing changed) if either is not known the quick way. */
+static inline __attribute__((always_inline)) Bool load_fast_who(Addr a, UWord sz, CpNode* sn,
+                                                                Who* who, UInt* p)
 {
-   typedef char ecache_is_four[CP_NODE_ECACHE == 4 ? 1 : -1] __attribute__((unused));
-   Who who = fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA);
-   if (UNLIKELY(who.n == NULL)) return False;
-   CpNode* n = who.n;
-   UInt c = who.c;
-   Bool stack = who.stack;
+   *who = fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA);
+   if (UNLIKELY(who->n == NULL)) return False;
    Addr cn = a >> CP_CHUNK_BITS;
    if (UNLIKELY((a & (CP_CHUNK_SIZE - 1)) + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE))
       return False;
-   UInt p;
-   if (UNLIKELY(!one_producer(a, sz, cp_shadow.primary[cn], True, &p))) return False;
+   return one_producer(a, sz, cp_shadow.primary[cn], True, p);
+}
+
+/* The second half: the edge (p, who's context) and its counts. */
+static inline __attribute__((always_inline)) void load_fast_credit(Addr a, UWord sz, Who who,
+                                                                   UInt p)
+{
+   typedef char ecache_is_four[CP_NODE_ECACHE == 4 ? 1 : -1] __attribute__((unused));
+   CpNode* n = who.n;
+   UInt c = who.c;
+   Bool stack = who.stack;
    ULong key = cp_edge_key(p, c);
    CpEdge* e;
    if (LIKELY(n->ecache_key[0] == key)) e = (CpEdge*)n->ecache_edge[0];
@@ -349,7 +357,7 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
    else if (n->ecache_key[3] == key) e = (CpEdge*)n->ecache_edge[3];
    else {
       load_other_edge(a, sz, n, p, c, stack);                /* a jump (void helpers) */
-      return True;
+      return;
    }
    count_load(n, e, sz, stack);
    UInt sh = (UInt)(a & 63);
@@ -359,16 +367,35 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
       ULong mask = (sz == 64 ? ~0ULL : ((1ULL << sz) - 1)) << sh;
       ULong* w = &be->bits[(a & (CP_PAGE_ADDRS - 1)) >> 6];
       ULong fresh = mask & ~*w;
-      if (LIKELY(fresh == 0)) return True;
+      if (LIKELY(fresh == 0)) return;
       if (LIKELY(fresh == mask)) {
          *w |= fresh;
          cp_addrset_counted(&e->addrs, be->page, a, (UInt)sz);
-         return True;
+         return;
       }
    }
    /* another bitmap, or partly new addresses: the general path, called last
       so that the call is a jump */
    addrset_add_slow(&e->addrs, a, sz);
+}
+
+static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, CpNode* sn)
+{
+   Who who;
+   UInt p;
+   if (UNLIKELY(!load_fast_who(a, sz, sn, &who, &p))) return False;
+   load_fast_credit(a, sz, who, p);
+   return True;
+}
+
+/* The same with --objects: the objects' part first, given the producer. */
+static inline __attribute__((always_inline)) Bool objects_load_fast(Addr a, UWord sz, CpNode* sn)
+{
+   Who who;
+   UInt p;
+   if (UNLIKELY(!load_fast_who(a, sz, sn, &who, &p))) return False;
+   cp_objects_load_from(a, sz, who.c, who.n, p);
+   load_fast_credit(a, sz, who, p);
    return True;
 }
 
@@ -438,8 +465,21 @@ static inline __attribute__((always_inline)) void objects_part(Addr a, UWord sz,
    { objects_part(a, sz, n, K); if (!KIND##_fast(a, sz, n)) KIND##_slow_n(a, sz, n); } \
    VG_REGPARM(2) void cp_h_##KIND##_do(Addr a, UWord sz) \
    { objects_part(a, sz, NULL, K); if (!KIND##_fast(a, sz, NULL)) KIND##_slow_d(a, sz); }
-CP_OBJECTS_HELPERS(load, K_LOAD)
 CP_OBJECTS_HELPERS(store, K_STORE)
+
+/* Loads share the work of finding the producer. */
+VG_REGPARM(3) void cp_h_load_no(Addr a, UWord sz, CpNode* n)
+{
+   if (objects_load_fast(a, sz, n)) return;
+   objects_part(a, sz, n, K_LOAD);
+   load_slow_n(a, sz, n);
+}
+VG_REGPARM(2) void cp_h_load_do(Addr a, UWord sz)
+{
+   if (objects_load_fast(a, sz, NULL)) return;
+   objects_part(a, sz, NULL, K_LOAD);
+   load_slow_d(a, sz);
+}
 
 /* The same for the common sizes, with the size a constant of the helper.
    Generated code passes a node helper its node, never NULL. */

@@ -226,7 +226,8 @@ static inline CpEdge* cp_edge_get(CpEdgeTable* t, UInt producer, UInt consumer)
 }
 
 /* Credit n bytes at [a, a+n) read in one access to (producer, consumer). */
-static inline void cp_edge_credit(CpEdgeTable* t, UInt producer, UInt consumer, Addr a, SizeT n)
+static inline __attribute__((always_inline)) void cp_edge_credit(CpEdgeTable* t, UInt producer,
+                                                                 UInt consumer, Addr a, SizeT n)
 {
    CpEdge* e = cp_edge_get(t, producer, consumer);
    e->bytes += n;

@@ -34,6 +34,15 @@ static UInt    n_obj_consumers, obj_consumers_cap;
 
 static CpShadowMap* blockmap;
 
+static void extents_forget(void);
+
+/* Every change of the block map goes through here. */
+static void blockmap_set(Addr a, SizeT len, CpWriter v)
+{
+   cp_shadow_set_range(blockmap, a, len, v);
+   extents_forget();
+}
+
 /* ---- instances: heap blocks and static symbols ---- */
 
 typedef struct {
@@ -44,13 +53,14 @@ typedef struct {
    Bool   live;
 } Instance;
 
-/* The length of the prod_bits of an instance of size bytes: a bit a byte,
-   and one byte more, so that an empty block has a bitmap too.  A bitmap is
-   never shorter than this for its instance's current size (a block that
-   shrinks keeps its longer one). */
+/* The length in bytes of the prod_bits of an instance of size bytes: a bit
+   a byte, in whole 64-bit words (mark_produced reads a word), and one word
+   more, so that an empty block has a bitmap too.  A bitmap is never
+   shorter than this for its instance's current size (a block that shrinks
+   keeps its longer one). */
 static SizeT prod_bits_len(SizeT size)
 {
-   return (size + 7) / 8 + 1;
+   return ((size + 63) / 64 + 1) * 8;
 }
 
 static Instance* insts;
@@ -423,7 +433,7 @@ UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
    o->size = size;
    if (o->live_bytes > o->peak_bytes) o->peak_bytes = o->live_bytes;
    UInt inst = new_instance(o->id, p, size);
-   if (size) cp_shadow_set_range(blockmap, p, size, inst + 1);
+   if (size) blockmap_set(p, size, inst + 1);
    return inst;
 }
 
@@ -455,7 +465,7 @@ void cp_objects_block_free(UInt inst)
    CpObject* o = cp_objects[in->obj];
    o->written_bytes += written_outside_named(in->base, in->size);
    o->live_bytes -= in->size;
-   if (in->size) cp_shadow_set_range(blockmap, in->base, in->size, 0);
+   if (in->size) blockmap_set(in->base, in->size, 0);
    if (n_named) unname(in->base, in->base + in->size);
    if (in->prod_bits) VG_(free)(in->prod_bits);
    in->prod_bits = NULL;
@@ -471,7 +481,7 @@ void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size)
 {
    Instance* in = &insts[inst];
    CpObject* o = cp_objects[in->obj];
-   if (in->size) cp_shadow_set_range(blockmap, in->base, in->size, 0);
+   if (in->size) blockmap_set(in->base, in->size, 0);
    o->live_bytes += new_size - in->size;
    o->total_bytes += new_size - in->size;
    if (o->live_bytes > o->peak_bytes) o->peak_bytes = o->live_bytes;
@@ -484,7 +494,7 @@ void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size)
    in->base = new_p;
    in->size = new_size;
    o->size = new_size;
-   if (new_size) cp_shadow_set_range(blockmap, new_p, new_size, inst + 1);
+   if (new_size) blockmap_set(new_p, new_size, inst + 1);
 }
 
 void cp_objects_block_shrink(UInt inst, SizeT new_size)
@@ -493,13 +503,13 @@ void cp_objects_block_shrink(UInt inst, SizeT new_size)
    CpObject* o = cp_objects[in->obj];
    /* the cut-off tail's writes count for the object */
    o->written_bytes += written_outside_named(in->base + new_size, in->size - new_size);
-   cp_shadow_set_range(blockmap, in->base + new_size, in->size - new_size, 0);
+   blockmap_set(in->base + new_size, in->size - new_size, 0);
    if (in->prod_bits)      /* offsets past the new end are new memory if it grows again */
       for (SizeT b = new_size; b < in->size; b++) in->prod_bits[b >> 3] &= (UChar)~(1u << (b & 7));
    o->live_bytes -= in->size - new_size;
    in->size = new_size;
    o->size = new_size;
-   if (new_size) cp_shadow_set_range(blockmap, in->base, new_size, inst + 1);
+   if (new_size) blockmap_set(in->base, new_size, inst + 1);
 }
 
 /* ------------------------------ stacks -------------------------------- */
@@ -525,18 +535,19 @@ void cp_objects_thread_stack(UInt ti, Addr lo, Addr hi)
       o->size = hi - lo;
       stack_obj[ti] = o->id + 1;
    }
-   cp_shadow_set_range(blockmap, lo, hi - lo, CP_STACK_TAG | (stack_obj[ti] - 1));
+   blockmap_set(lo, hi - lo, CP_STACK_TAG | (stack_obj[ti] - 1));
 }
 
 void cp_objects_thread_gone(Addr lo, Addr hi)
 {
-   if (cp_clo.objects && hi > lo) cp_shadow_set_range(blockmap, lo, hi - lo, 0);
+   if (cp_clo.objects && hi > lo) blockmap_set(lo, hi - lo, 0);
 }
 
 /* --------------------------- named ranges ----------------------------- */
 
 static void named_span(void)
 {
+   extents_forget();
    named_lo = (Addr)-1;
    named_hi = 0;
    for (UInt i = 0; i < n_named; i++) {
@@ -603,9 +614,47 @@ static const Named* named_at(Addr a)
 
 /* --------------------------- the access path ------------------------- */
 
+/* The last extents object_at found: [lo, hi) holds only addresses for
+   which object_at gives obj, inst1 and *end = end, as long as no object
+   moves (every change of the block map or of the named ranges forgets them
+   all: extents_forget).  Only the extents whose bounds are known cheaply
+   are kept: named ranges, heap blocks, and symbols of the executable. */
+#define N_EXTENTS 8
+typedef struct { Addr lo, hi, end; UInt obj, inst1; } Extent;
+static Extent extents[N_EXTENTS];
+static UInt   extent_next;        /* the one to fill next */
+static UInt   extent_last;        /* the last one found, looked at first */
+
+static void extents_forget(void)
+{
+   for (UInt i = 0; i < N_EXTENTS; i++) extents[i].lo = extents[i].hi = 0;
+}
+
+static void extent_keep(Addr lo, Addr hi, Addr end, UInt obj, UInt inst1)
+{
+   if (lo >= hi) return;
+   Extent* x = &extents[extent_next];
+   extent_last = extent_next;
+   extent_next = (extent_next + 1) % N_EXTENTS;
+   x->lo = lo;
+   x->hi = hi;
+   x->end = end;
+   x->obj = obj;
+   x->inst1 = inst1;
+}
+
+/* Is [lo, hi) clear of the named ranges and of the executable's data (which
+   object_at looks at before the block map)? */
+static Bool outside_named_and_exe(Addr lo, Addr hi)
+{
+   if (n_named && lo < named_hi && named_lo < hi) return False;
+   if (have_exe_syms && lo < exe_hi && exe_lo < hi) return False;
+   return True;
+}
+
 /* Object (and instance + 1, or 0) holding a, and in *end the end of the
    extent of that object a lies in; False if none (then *end is a + 1). */
-static Bool object_at(Addr a, UInt* obj, UInt* inst1, Addr* end)
+static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
 {
    *inst1 = 0;
    *end = a + 1;
@@ -615,6 +664,7 @@ static Bool object_at(Addr a, UInt* obj, UInt* inst1, Addr* end)
          *inst1 = nm->inst + 1;
          *obj = insts[nm->inst].obj;
          *end = nm->hi;
+         extent_keep(nm->lo, nm->hi, nm->hi, *obj, *inst1);
          return True;
       }
    }
@@ -625,10 +675,34 @@ static Bool object_at(Addr a, UInt* obj, UInt* inst1, Addr* end)
       *inst1 = i1;
       *obj = insts[i1 - 1].obj;
       *end = insts[i1 - 1].base + insts[i1 - 1].size;
+      const CpElfSym* next = cp_elf_next_sym(&exe_syms, a);
       if (!is_sym) {
          /* section data outside any symbol: up to the next symbol */
-         const CpElfSym* next = cp_elf_next_sym(&exe_syms, a);
          if (next && next->addr < *end) *end = next->addr;
+         /* the same answer from the end of the symbol before (the one
+            cp_elf_find_sym looks at, which does not hold a) on, in this
+            section and no other */
+         const CpElfSym* prev = next ? (next > exe_syms.syms ? next - 1 : NULL)
+                                     : (exe_syms.n_syms ? &exe_syms.syms[exe_syms.n_syms - 1] : NULL);
+         Addr lo = insts[i1 - 1].base, hi = *end;
+         if (prev && prev->addr + prev->size > lo) lo = prev->addr + prev->size;
+         if (lo < exe_lo) lo = exe_lo;
+         if (hi > exe_hi) hi = exe_hi;
+         Bool alone = !(n_named && lo < named_hi && named_lo < hi);
+         const CpElfSection* mine = cp_elf_find_section(&exe_syms, a);
+         for (UInt k = 0; k < exe_syms.n_sections && alone; k++) {
+            const CpElfSection* sec = &exe_syms.sections[k];
+            if (sec != mine && lo < sec->addr + sec->size && sec->addr < hi) alone = False;
+         }
+         if (alone && lo <= a) extent_keep(lo, hi, *end, *obj, i1);
+      } else {
+         /* the symbol cp_elf_find_sym gives for every address up to the
+            next symbol's start, clear of named ranges */
+         Addr lo = insts[i1 - 1].base, hi = *end;
+         if (next && next->addr < hi) hi = next->addr;
+         if (hi > exe_hi) hi = exe_hi;
+         if (lo < exe_lo) lo = exe_lo;
+         if (!(n_named && lo < named_hi && named_lo < hi)) extent_keep(lo, hi, *end, *obj, i1);
       }
       return True;
    }
@@ -643,17 +717,44 @@ static Bool object_at(Addr a, UInt* obj, UInt* inst1, Addr* end)
    *inst1 = v;
    *obj = insts[v - 1].obj;
    *end = insts[v - 1].base + insts[v - 1].size;
+   /* a block's bytes are all in the map as its own (payloads share no
+      granule) */
+   if (outside_named_and_exe(insts[v - 1].base, *end))
+      extent_keep(insts[v - 1].base, *end, *end, *obj, v);
    return True;
 }
 
-static void touch(CpObject* o)
+static inline __attribute__((always_inline)) Bool object_at(Addr a, UInt* obj, UInt* inst1,
+                                                           Addr* end)
+{
+   const Extent* x = &extents[extent_last];
+   if (LIKELY(a - x->lo < x->hi - x->lo)) {
+      *obj = x->obj;
+      *inst1 = x->inst1;
+      *end = x->end;
+      return True;
+   }
+   for (UInt i = 0; i < N_EXTENTS; i++) {
+      x = &extents[i];
+      if (a - x->lo < x->hi - x->lo) {
+         extent_last = i;
+         *obj = x->obj;
+         *inst1 = x->inst1;
+         *end = x->end;
+         return True;
+      }
+   }
+   return object_at_slow(a, obj, inst1, end);
+}
+
+static inline __attribute__((always_inline)) void touch(CpObject* o)
 {
    ULong now = cp_clock + cp_insn_offset + 1;
    if (o->first_access == 0) o->first_access = now;
    o->last_access = now;
 }
 
-static void region_bytes(CpObject* o, CpNode* n, Addr a, SizeT sz, Bool load)
+static inline __attribute__((always_inline)) void region_bytes(CpObject* o, CpNode* n, Addr a, SizeT sz, Bool load)
 {
    UInt kind = o->kind;
    if (kind == CP_OBJ_NAMED) {
@@ -673,7 +774,10 @@ static void region_bytes(CpObject* o, CpNode* n, Addr a, SizeT sz, Bool load)
    key.  Interned in an open-addressing table, with the last pair cached. */
 static UInt* oc_hash;
 static UInt  oc_hash_cap;
-static UInt  oc_last_c, oc_last_o, oc_last_id;
+/* the pairs last used, by a hash of the pair (id 0: none) */
+#define OC_CACHE_BITS 6
+typedef struct { UInt c, o, id; } OcCacheEnt;
+static OcCacheEnt oc_cache[1 << OC_CACHE_BITS];
 
 static inline UInt oc_slot(UInt c, UInt o, UInt cap)
 {
@@ -681,9 +785,16 @@ static inline UInt oc_slot(UInt c, UInt o, UInt cap)
    return (UInt)((k * 0x9E3779B97F4A7C15ULL) >> 40) & (cap - 1);
 }
 
-static UInt obj_consumer(UInt c, UInt o)
+static __attribute__((noinline)) UInt obj_consumer_slow(UInt c, UInt o);
+static inline __attribute__((always_inline)) UInt obj_consumer(UInt c, UInt o)
 {
-   if (c == oc_last_c && o == oc_last_o && oc_last_id) return oc_last_id;
+   const OcCacheEnt* ce = &oc_cache[oc_slot(c, o, 1u << OC_CACHE_BITS)];
+   if (LIKELY(ce->c == c && ce->o == o && ce->id)) return ce->id;
+   return obj_consumer_slow(c, o);
+}
+
+static UInt obj_consumer_slow(UInt c, UInt o)
+{
    if ((n_obj_consumers + 1) * 2 > oc_hash_cap) {
       UInt ncap = oc_hash_cap ? oc_hash_cap * 2 : 1024;
       UInt* nh = VG_(calloc)("cp.obj.ochash", ncap, sizeof(UInt));
@@ -712,16 +823,18 @@ static UInt obj_consumer(UInt c, UInt o)
       cp_obj_consumers[n_obj_consumers].object = o;
       oc_hash[j] = n_obj_consumers++;
    }
-   oc_last_c = c;
-   oc_last_o = o;
-   oc_last_id = oc_hash[j];
-   return oc_last_id;
+   OcCacheEnt* ce = &oc_cache[oc_slot(c, o, 1u << OC_CACHE_BITS)];
+   ce->c = c;
+   ce->o = o;
+   ce->id = oc_hash[j];
+   return ce->id;
 }
 
 /* Mark [a, a+len) of instance i as read after being written; count new bytes. */
-static void mark_produced(Instance* in, CpObject* o, Addr a, SizeT len)
+static __attribute__((noinline)) void mark_produced_slow(Instance* in, CpObject* o, Addr a,
+                                                         SizeT len)
 {
-   if (!in->prod_bits) in->prod_bits = VG_(calloc)("cp.obj.prod", (in->size + 7) / 8 + 1, 1);
+   if (!in->prod_bits) in->prod_bits = VG_(calloc)("cp.obj.prod", prod_bits_len(in->size), 1);
    SizeT off = a - in->base;
    if (off >= in->size) return;
    SizeT end = len < in->size - off ? off + len : in->size;
@@ -737,9 +850,30 @@ static void mark_produced(Instance* in, CpObject* o, Addr a, SizeT len)
    }
 }
 
+/* The same, inline when the bits lie in one word of the bitmap. */
+static inline __attribute__((always_inline)) void mark_produced(Instance* in, CpObject* o,
+                                                                Addr a, SizeT len)
+{
+   SizeT off = a - in->base;
+   if (LIKELY(in->prod_bits != NULL) && LIKELY(off < in->size) && LIKELY(len <= in->size - off)
+       && LIKELY((off & 63) + len <= 64)) {
+      ULong mask = (len == 64 ? ~0ULL : ((1ULL << len) - 1)) << (off & 63);
+      ULong w;
+      UChar* p = in->prod_bits + (off >> 6) * 8;
+      __builtin_memcpy(&w, p, 8);
+      ULong fresh = mask & ~w;
+      if (LIKELY(fresh == 0)) return;
+      w |= fresh;
+      __builtin_memcpy(p, &w, 8);
+      o->prod_bytes += CP_POPCOUNT64(fresh);
+      return;
+   }
+   mark_produced_slow(in, o, a, len);
+}
+
 /* The counts of an access to the part [a, a+sz) of one object, for loads
    and stores alike. */
-static CpObject* count_part(Addr a, SizeT sz, CpNode* n, UInt obj, Bool is_write)
+static inline __attribute__((always_inline)) CpObject* count_part(Addr a, SizeT sz, CpNode* n, UInt obj, Bool is_write)
 {
    CpObject* o = cp_objects[obj];
    if (is_write) {
@@ -756,7 +890,7 @@ static CpObject* count_part(Addr a, SizeT sz, CpNode* n, UInt obj, Bool is_write
 }
 
 /* The part [a, a+sz) of a load that lies in one object. */
-static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
+static inline __attribute__((always_inline)) void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
 {
    CpObject* o = count_part(a, sz, n, obj, False);
    if (!o->selected) return;
@@ -776,7 +910,7 @@ static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
 
 /* An access that spans several objects is an access to each of them, with
    the bytes that lie in it. */
-void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
+static __attribute__((noinline)) void objects_load_parts(Addr a, SizeT sz, UInt c, CpNode* n)
 {
    Addr end = a + sz;
    while (a < end) {
@@ -787,6 +921,34 @@ void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
       if (found) load_part(a, e - a, c, n, obj, inst1);
       a = e;
    }
+}
+
+void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p)
+{
+   UInt obj, inst1;
+   Addr e;
+   /* the common case: an access within one object */
+   if (LIKELY(object_at(a, &obj, &inst1, &e)) && LIKELY(a + sz <= e) && LIKELY(e > a)) {
+      CpObject* o = count_part(a, sz, n, obj, False);
+      if (!o->selected) return;
+      cp_edge_credit(&cp_flows, p, obj_consumer(c, obj), a, sz);
+      if (inst1 && p != 0 && cp_ctxs[p].node != CP_NODE_ALLOCATOR)
+         mark_produced(&insts[inst1 - 1], o, a, sz);
+      return;
+   }
+   objects_load_parts(a, sz, c, n);
+}
+
+void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
+{
+   UInt obj, inst1;
+   Addr e;
+   /* the common case: an access within one object */
+   if (LIKELY(object_at(a, &obj, &inst1, &e)) && LIKELY(a + sz <= e) && LIKELY(e > a)) {
+      load_part(a, sz, c, n, obj, inst1);
+      return;
+   }
+   objects_load_parts(a, sz, c, n);
 }
 
 void cp_objects_store(Addr a, SizeT sz, CpNode* n)

@@ -78,6 +78,8 @@ void cp_objects_thread_gone(Addr lo, Addr hi);
    context of the access, n its node. */
 void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n);
 void cp_objects_store(Addr a, SizeT sz, CpNode* n);
+/* The same as cp_objects_load when every byte of [a, a+sz) has producer p. */
+void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p);
 
 /* In a forked child: start counting afresh. */
 void cp_objects_after_fork(void);
