@@ -618,9 +618,11 @@ static const Named* named_at(Addr a)
    which object_at gives obj, inst1 and *end = end, as long as no object
    moves (every change of the block map or of the named ranges forgets them
    all: extents_forget).  Only the extents whose bounds are known cheaply
-   are kept: named ranges, heap blocks, and symbols of the executable. */
+   are kept: named ranges, heap blocks, symbols of the executable, data of
+   its sections between symbols, and the chunks of the block map that are
+   all one thread's stack. */
 #define N_EXTENTS 8
-typedef struct { Addr lo, hi, end; UInt obj, inst1; } Extent;
+typedef struct { Addr lo, hi, end; UInt obj, inst1; Bool found; } Extent;
 static Extent extents[N_EXTENTS];
 static UInt   extent_next;        /* the one to fill next */
 static UInt   extent_last;        /* the last one found, looked at first */
@@ -630,7 +632,7 @@ static void extents_forget(void)
    for (UInt i = 0; i < N_EXTENTS; i++) extents[i].lo = extents[i].hi = 0;
 }
 
-static void extent_keep(Addr lo, Addr hi, Addr end, UInt obj, UInt inst1)
+static void extent_keep(Addr lo, Addr hi, Bool found, Addr end, UInt obj, UInt inst1)
 {
    if (lo >= hi) return;
    Extent* x = &extents[extent_next];
@@ -641,6 +643,7 @@ static void extent_keep(Addr lo, Addr hi, Addr end, UInt obj, UInt inst1)
    x->end = end;
    x->obj = obj;
    x->inst1 = inst1;
+   x->found = found;
 }
 
 /* Is [lo, hi) clear of the named ranges and of the executable's data (which
@@ -653,7 +656,8 @@ static Bool outside_named_and_exe(Addr lo, Addr hi)
 }
 
 /* Object (and instance + 1, or 0) holding a, and in *end the end of the
-   extent of that object a lies in; False if none (then *end is a + 1). */
+   extent of that object a lies in; False if none (then *end is a + 1, or
+   the end of the extent without objects a lies in, from object_at). */
 static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
 {
    *inst1 = 0;
@@ -664,7 +668,7 @@ static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
          *inst1 = nm->inst + 1;
          *obj = insts[nm->inst].obj;
          *end = nm->hi;
-         extent_keep(nm->lo, nm->hi, nm->hi, *obj, *inst1);
+         extent_keep(nm->lo, nm->hi, True, nm->hi, *obj, *inst1);
          return True;
       }
    }
@@ -694,7 +698,7 @@ static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
             const CpElfSection* sec = &exe_syms.sections[k];
             if (sec != mine && lo < sec->addr + sec->size && sec->addr < hi) alone = False;
          }
-         if (alone && lo <= a) extent_keep(lo, hi, *end, *obj, i1);
+         if (alone && lo <= a) extent_keep(lo, hi, True, *end, *obj, i1);
       } else {
          /* the symbol cp_elf_find_sym gives for every address up to the
             next symbol's start, clear of named ranges */
@@ -702,16 +706,28 @@ static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
          if (next && next->addr < hi) hi = next->addr;
          if (hi > exe_hi) hi = exe_hi;
          if (lo < exe_lo) lo = exe_lo;
-         if (!(n_named && lo < named_hi && named_lo < hi)) extent_keep(lo, hi, *end, *obj, i1);
+         if (!(n_named && lo < named_hi && named_lo < hi)) extent_keep(lo, hi, True, *end, *obj, i1);
       }
       return True;
    }
    CpWriter v = cp_shadow_get(blockmap, a);
-   if (v == 0) return False;
+   if (v == 0) {
+      /* no object over a chunk of the map that is all 0 */
+      if (CP_SLOT_IS_UNIFORM(cp_shadow_slot(blockmap, a))) {
+         Addr lo = a & ~(CP_CHUNK_SIZE - 1), hi = lo + CP_CHUNK_SIZE;
+         if (hi != 0 && outside_named_and_exe(lo, hi)) extent_keep(lo, hi, False, 0, 0, 0);
+      }
+      return False;
+   }
    if (v & CP_STACK_TAG) {
       const CpObject* o = cp_objects[v & ~CP_STACK_TAG];
       *obj = o->id;
       *end = o->addr + o->size;
+      /* the same answer over a chunk of the map that is all this stack */
+      if (CP_SLOT_IS_UNIFORM(cp_shadow_slot(blockmap, a))) {
+         Addr lo = a & ~(CP_CHUNK_SIZE - 1), hi = lo + CP_CHUNK_SIZE;
+         if (hi != 0 && outside_named_and_exe(lo, hi)) extent_keep(lo, hi, True, *end, *obj, 0);
+      }
       return True;
    }
    *inst1 = v;
@@ -720,7 +736,7 @@ static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
    /* a block's bytes are all in the map as its own (payloads share no
       granule) */
    if (outside_named_and_exe(insts[v - 1].base, *end))
-      extent_keep(insts[v - 1].base, *end, *end, *obj, v);
+      extent_keep(insts[v - 1].base, *end, True, *end, *obj, v);
    return True;
 }
 
@@ -728,23 +744,24 @@ static inline __attribute__((always_inline)) Bool object_at(Addr a, UInt* obj, U
                                                            Addr* end)
 {
    const Extent* x = &extents[extent_last];
-   if (LIKELY(a - x->lo < x->hi - x->lo)) {
-      *obj = x->obj;
-      *inst1 = x->inst1;
-      *end = x->end;
-      return True;
-   }
-   for (UInt i = 0; i < N_EXTENTS; i++) {
-      x = &extents[i];
-      if (a - x->lo < x->hi - x->lo) {
-         extent_last = i;
-         *obj = x->obj;
-         *inst1 = x->inst1;
-         *end = x->end;
-         return True;
+   if (UNLIKELY(!(a - x->lo < x->hi - x->lo))) {
+      UInt i = 0;
+      for (; i < N_EXTENTS; i++) {
+         x = &extents[i];
+         if (a - x->lo < x->hi - x->lo) break;
       }
+      if (i == N_EXTENTS) return object_at_slow(a, obj, inst1, end);
+      extent_last = i;
    }
-   return object_at_slow(a, obj, inst1, end);
+   *obj = x->obj;
+   *inst1 = x->inst1;
+   if (UNLIKELY(!x->found)) {
+      *inst1 = 0;
+      *end = x->hi;              /* no object up to there */
+      return False;
+   }
+   *end = x->end;
+   return True;
 }
 
 static inline __attribute__((always_inline)) void touch(CpObject* o)
@@ -936,6 +953,7 @@ void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p)
          mark_produced(&insts[inst1 - 1], o, a, sz);
       return;
    }
+   if (e > a && a + sz <= e) return;        /* no object */
    objects_load_parts(a, sz, c, n);
 }
 
@@ -948,6 +966,7 @@ void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
       load_part(a, sz, c, n, obj, inst1);
       return;
    }
+   if (e > a && a + sz <= e) return;        /* no object */
    objects_load_parts(a, sz, c, n);
 }
 
