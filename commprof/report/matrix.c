@@ -23,16 +23,39 @@ static uint64_t cell_value(const cpr_edge* e, int field)
 }
 
 /* A matrix of nr x nc entries with labels; square ones (functions, threads)
- * share one numbering of rows and columns. */
+ * share one numbering of rows and columns.  Only the non-zero cells are kept
+ * (a program of 35,000 functions would need 10 GB for all of them), sorted
+ * by row and column, with where each row's cells start. */
+typedef struct {
+    size_t r, c;
+    uint64_t v;
+    size_t seq; /* order of setting, for the one set last */
+} mcell;
+
 typedef struct {
     int of;
     size_t nr, nc;
     char **rlab, **clab; /* clab == rlab when square */
     size_t *rows, *cols; /* positions of the rows and columns shown */
     size_t nrows, ncols;
-    uint64_t* v; /* nr x nc */
+    mcell* cells;
+    size_t ncells, cap;
+    size_t* row_start; /* nr + 1 entries: the cells of row a are [row_start[a], row_start[a + 1]) */
+    size_t* col_pos;   /* nc entries: the position of column b in cols */
     uint64_t max;
 } matrix;
+
+/* cell (a, b), 0 if none */
+static uint64_t cell_at(const matrix* m, size_t a, size_t b)
+{
+    size_t lo = m->row_start[a], hi = m->row_start[a + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->cells[mid].c < b) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < m->row_start[a + 1] && m->cells[lo].c == b ? m->cells[lo].v : 0;
+}
 
 static uint64_t* mtotal;
 static int cmp_total(const void* a, const void* b)
@@ -69,32 +92,63 @@ static size_t pick(uint64_t* total, size_t n, const unsigned char* skip, size_t 
     return nc;
 }
 
+/* the cells are added (add) or set (the last value set wins), then sorted
+ * and merged by finish() */
+static int add_mode;
 static void set_cell(matrix* m, size_t a, size_t b, uint64_t v, int add)
 {
     if (a == (size_t)-1 || b == (size_t)-1) return;
-    uint64_t* c = &m->v[a * m->nc + b];
-    if (add) addsat(c, v);
-    else *c = v;
-    if (*c > m->max) m->max = *c;
+    add_mode = add;
+    if (m->ncells == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 1024;
+        m->cells = cpr_xrealloc(m->cells, m->cap, sizeof *m->cells);
+    }
+    m->cells[m->ncells] = (mcell){a, b, v, m->ncells};
+    m->ncells++;
+}
+
+static int cmp_cell(const void* x, const void* y)
+{
+    const mcell *a = x, *b = y;
+    if (a->r != b->r) return a->r < b->r ? -1 : 1;
+    if (a->c != b->c) return a->c < b->c ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static void finish(matrix* m)
 {
+    if (m->ncells) qsort(m->cells, m->ncells, sizeof *m->cells, cmp_cell);
+    /* merge the cells of one (row, column), drop the zeros */
+    size_t k = 0;
+    for (size_t i = 0; i < m->ncells;) {
+        mcell c = m->cells[i++];
+        for (; i < m->ncells && m->cells[i].r == c.r && m->cells[i].c == c.c; i++) {
+            if (add_mode) addsat(&c.v, m->cells[i].v);
+            else c.v = m->cells[i].v;
+        }
+        if (c.v) m->cells[k++] = c;
+    }
+    m->ncells = k;
+    m->row_start = cpr_xcalloc(m->nr + 2, sizeof *m->row_start);
+    unsigned char* col_used = cpr_xcalloc(m->nc + 1, 1);
+    for (size_t i = 0; i < m->ncells; i++) {
+        m->row_start[m->cells[i].r + 1]++;
+        col_used[m->cells[i].c] = 1;
+        if (m->cells[i].v > m->max) m->max = m->cells[i].v;
+    }
+    for (size_t a = 0; a < m->nr; a++) m->row_start[a + 1] += m->row_start[a];
     m->rows = cpr_xmalloc((m->nr + 1) * sizeof *m->rows);
     m->cols = cpr_xmalloc((m->nc + 1) * sizeof *m->cols);
     m->nrows = m->ncols = 0;
-    for (size_t a = 0; a < m->nr; a++) {
-        int z = 1;
-        for (size_t b = 0; b < m->nc; b++)
-            if (m->v[a * m->nc + b]) z = 0;
-        if (!z) m->rows[m->nrows++] = a;
-    }
-    for (size_t b = 0; b < m->nc; b++) {
-        int z = 1;
-        for (size_t a = 0; a < m->nr; a++)
-            if (m->v[a * m->nc + b]) z = 0;
-        if (!z) m->cols[m->ncols++] = b;
-    }
+    for (size_t a = 0; a < m->nr; a++)
+        if (m->row_start[a + 1] > m->row_start[a]) m->rows[m->nrows++] = a;
+    m->col_pos = cpr_xcalloc(m->nc + 1, sizeof *m->col_pos);
+    for (size_t b = 0; b < m->nc; b++)
+        if (col_used[b]) {
+            m->col_pos[b] = m->ncols;
+            m->cols[m->ncols++] = b;
+        }
+    free(col_used);
 }
 
 static void build_functions(const cpr_profile* p, int field, size_t top, int no_special, matrix* m)
@@ -116,7 +170,6 @@ static void build_functions(const cpr_profile* p, int field, size_t top, int no_
     m->rlab = m->clab = cpr_xcalloc(nc + 1, sizeof *m->rlab);
     char buf[1200];
     for (size_t k = 0; k < nc; k++) m->rlab[k] = cpr_xstrdup(cpr_display_name(p, cand[k], buf, sizeof buf));
-    m->v = cpr_xcalloc(nc * nc + 1, sizeof *m->v);
     for (size_t k = 0; k < p->nedges; k++) {
         const cpr_edge* e = &p->edges[k];
         set_cell(m, pos[e->p], pos[e->c], cell_value(e, field), 0);
@@ -147,7 +200,6 @@ static void build_threads(const cpr_profile* p, int field, size_t top, matrix* m
     m->rlab = m->clab = cpr_xcalloc(nc + 1, sizeof *m->rlab);
     char buf[600];
     for (size_t k = 0; k < nc; k++) m->rlab[k] = cpr_xstrdup(cpr_thread_label(p, p->threads[cand[k]].id, buf, sizeof buf));
-    m->v = cpr_xcalloc(nc * nc + 1, sizeof *m->v);
     for (size_t k = 0; k < p->ncells; k++)
         set_cell(m, pos[ci[2 * k]], pos[ci[2 * k + 1]], field == M_UNMA ? p->cells[k].unma : p->cells[k].bytes, 0);
     free(ci);
@@ -181,7 +233,6 @@ static void build_objects(const cpr_profile* p, int field, size_t top, int no_sp
     char buf[1200];
     for (size_t k = 0; k < m->nr; k++) m->rlab[k] = cpr_xstrdup(cpr_display_name(p, fc[k], buf, sizeof buf));
     for (size_t k = 0; k < m->nc; k++) m->clab[k] = cpr_xstrdup(cpr_object_label(p, oc[k], buf, sizeof buf));
-    m->v = cpr_xcalloc(m->nr * m->nc + 1, sizeof *m->v);
     for (size_t k = 0; k < p->nflows; k++) {
         const cpr_flow* fl = &p->flows[k];
         size_t f = field == M_WRITTEN ? fl->p : fl->c;
@@ -206,7 +257,9 @@ static void free_matrix(matrix* m)
     free(m->rlab);
     free(m->rows);
     free(m->cols);
-    free(m->v);
+    free(m->cells);
+    free(m->row_start);
+    free(m->col_pos);
 }
 
 static void write_text(FILE* f, const cpr_profile* p, const matrix* m, const char* field)
@@ -237,7 +290,7 @@ static void write_text(FILE* f, const cpr_profile* p, const matrix* m, const cha
         snprintf(num, sizeof num, "%zu", m->cols[j] + 1);
         w[j] = strlen(num);
         for (size_t i = 0; i < m->nrows; i++) {
-            size_t l = strlen(cpr_fmt_u64(num, m->v[m->rows[i] * m->nc + m->cols[j]]));
+            size_t l = strlen(cpr_fmt_u64(num, cell_at(m, m->rows[i], m->cols[j])));
             if (l > w[j]) w[j] = l;
         }
     }
@@ -250,7 +303,7 @@ static void write_text(FILE* f, const cpr_profile* p, const matrix* m, const cha
     for (size_t i = 0; i < m->nrows; i++) {
         fprintf(f, "%9zu", m->rows[i] + 1);
         for (size_t j = 0; j < m->ncols; j++) {
-            uint64_t v = m->v[m->rows[i] * m->nc + m->cols[j]];
+            uint64_t v = cell_at(m, m->rows[i], m->cols[j]);
             fprintf(f, "  %*s", (int)w[j], v ? cpr_fmt_u64(num, v) : ".");
         }
         fputc('\n', f);
@@ -268,7 +321,13 @@ static void write_csv(FILE* f, const matrix* m)
     putc('\n', f);
     for (size_t i = 0; i < m->nrows; i++) {
         cpr_csv_field(f, m->rlab[m->rows[i]]);
-        for (size_t j = 0; j < m->ncols; j++) fprintf(f, ",%llu", (unsigned long long)m->v[m->rows[i] * m->nc + m->cols[j]]);
+        /* the row's cells and the columns are both in column order */
+        size_t k = m->row_start[m->rows[i]], kend = m->row_start[m->rows[i] + 1];
+        for (size_t j = 0; j < m->ncols; j++) {
+            while (k < kend && m->cells[k].c < m->cols[j]) k++;
+            uint64_t v = k < kend && m->cells[k].c == m->cols[j] ? m->cells[k].v : 0;
+            fprintf(f, ",%llu", (unsigned long long)v);
+        }
         putc('\n', f);
     }
 }
@@ -343,9 +402,9 @@ static void write_svg(FILE* f, const cpr_profile* p, const matrix* m, const char
         fprintf(f, "</text>\n");
     }
     for (size_t i = 0; i < m->nrows; i++)
-        for (size_t j = 0; j < m->ncols; j++) {
-            uint64_t v = m->v[m->rows[i] * m->nc + m->cols[j]];
-            if (!v) continue;
+        for (size_t k = m->row_start[m->rows[i]]; k < m->row_start[m->rows[i] + 1]; k++) {
+            size_t j = m->col_pos[m->cells[k].c];
+            uint64_t v = m->cells[k].v;
             cpr_ramp_color(v, m->max, col);
             fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"><title>",
                     left + (int)j * CELL, top + (int)i * CELL, CELL, CELL, col);
