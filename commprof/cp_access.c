@@ -421,10 +421,11 @@ static __attribute__((noinline)) void store_other(Addr a, UWord sz, CpNode* n, U
    collection is on.  Then it does everything access() would do (the shadow
    map's part the quick way, cp_shadow_store_quick, or else out of line)
    and returns True; otherwise it changes nothing and returns False. */
-static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
+static inline __attribute__((always_inline)) Bool store_fast_as(Addr a, UWord sz, Who who,
+                                                                Bool objects)
 {
-   Who who = fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD);
    if (UNLIKELY(who.n == NULL)) return False;
+   if (objects) cp_objects_store(a, sz, who.n);
    CpNode* n = who.n;
    UInt c = who.c;
    Bool stack = who.stack;
@@ -434,6 +435,17 @@ static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, C
    }
    count_store(n, sz, stack);
    return True;
+}
+
+static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
+{
+   return store_fast_as(a, sz, fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD), False);
+}
+
+/* The same with --objects: the objects' part first. */
+static inline __attribute__((always_inline)) Bool objects_store_fast(Addr a, UWord sz, CpNode* sn)
+{
+   return store_fast_as(a, sz, fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD), True);
 }
 
 static __attribute__((noinline)) void store_slow_n(Addr a, UWord sz, CpNode* sn)
@@ -459,27 +471,18 @@ static inline __attribute__((always_inline)) void objects_part(Addr a, UWord sz,
    else cp_objects_store(a, sz, n);
 }
 
-/* The load and store helpers of --objects, node (no) and outside (do). */
+/* The load and store helpers of --objects, node (no) and outside (do): the
+   fast paths do the objects' part too (loads share the work of finding the
+   producer), the slow ones do it first. */
 #define CP_OBJECTS_HELPERS(KIND, K) \
    VG_REGPARM(3) void cp_h_##KIND##_no(Addr a, UWord sz, CpNode* n) \
-   { objects_part(a, sz, n, K); if (!KIND##_fast(a, sz, n)) KIND##_slow_n(a, sz, n); } \
+   { if (objects_##KIND##_fast(a, sz, n)) return; \
+     objects_part(a, sz, n, K); KIND##_slow_n(a, sz, n); } \
    VG_REGPARM(2) void cp_h_##KIND##_do(Addr a, UWord sz) \
-   { objects_part(a, sz, NULL, K); if (!KIND##_fast(a, sz, NULL)) KIND##_slow_d(a, sz); }
+   { if (objects_##KIND##_fast(a, sz, NULL)) return; \
+     objects_part(a, sz, NULL, K); KIND##_slow_d(a, sz); }
+CP_OBJECTS_HELPERS(load, K_LOAD)
 CP_OBJECTS_HELPERS(store, K_STORE)
-
-/* Loads share the work of finding the producer. */
-VG_REGPARM(3) void cp_h_load_no(Addr a, UWord sz, CpNode* n)
-{
-   if (objects_load_fast(a, sz, n)) return;
-   objects_part(a, sz, n, K_LOAD);
-   load_slow_n(a, sz, n);
-}
-VG_REGPARM(2) void cp_h_load_do(Addr a, UWord sz)
-{
-   if (objects_load_fast(a, sz, NULL)) return;
-   objects_part(a, sz, NULL, K_LOAD);
-   load_slow_d(a, sz);
-}
 
 /* The same for the common sizes, with the size a constant of the helper.
    Generated code passes a node helper its node, never NULL. */
