@@ -35,12 +35,13 @@ static UInt    n_obj_consumers, obj_consumers_cap;
 static CpShadowMap* blockmap;
 
 static void extents_forget(void);
+static void extents_forget_range(Addr lo, Addr hi);
 
 /* Every change of the block map goes through here. */
 static void blockmap_set(Addr a, SizeT len, CpWriter v)
 {
    cp_shadow_set_range(blockmap, a, len, v);
-   extents_forget();
+   extents_forget_range(a, a + len >= a ? a + len : (Addr)-1);
 }
 
 /* ---- instances: heap blocks and static symbols ---- */
@@ -616,8 +617,9 @@ static const Named* named_at(Addr a)
 
 /* The last extents object_at found: [lo, hi) holds only addresses for
    which object_at gives obj, inst1 and *end = end, as long as no object
-   moves (every change of the block map or of the named ranges forgets them
-   all: extents_forget).  Only the extents whose bounds are known cheaply
+   there moves: a change of the block map forgets the extents it overlaps
+   (what object_at says of an extent depends on the map only inside it), a
+   change of the named ranges forgets them all.  Only the extents whose bounds are known cheaply
    are kept: named ranges, heap blocks, symbols of the executable, data of
    its sections between symbols, and the chunks of the block map that are
    all one thread's stack. */
@@ -630,6 +632,12 @@ static UInt   extent_last;        /* the last one found, looked at first */
 static void extents_forget(void)
 {
    for (UInt i = 0; i < N_EXTENTS; i++) extents[i].lo = extents[i].hi = 0;
+}
+
+static void extents_forget_range(Addr lo, Addr hi)
+{
+   for (UInt i = 0; i < N_EXTENTS; i++)
+      if (extents[i].lo < hi && lo < extents[i].hi) extents[i].lo = extents[i].hi = 0;
 }
 
 static void extent_keep(Addr lo, Addr hi, Bool found, Addr end, UInt obj, UInt inst1)
