@@ -317,17 +317,6 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
    addrset_add_slow(&e->addrs, a, sz);
 }
 
-/* The common load: the node's context is known, collection is on, the
-   bytes have one producer that the chunk gives with at most one word
-   compare (a uniform chunk, up to 8 entries of a compact one: words of a
-   coarse chunk, blocks of a fine one), and the edge is one of the node's last CP_NODE_ECACHE (four:
-   the compares below).  Accesses to the thread's own stack count as such
-   here too.
-   Then it does everything access() would do and returns True (the
-   addresses go to the edge's set inline when their bitmap is cached, else
-   through a call made last, a jump); otherwise it changes nothing and
-   returns False.  Its common path has no call, so the helpers built on it
-   save no registers. */
 /* The first half of load_fast: who loads, and the one producer of the
    bytes; False (nothing changed) if either is not known the quick way. */
 static inline __attribute__((always_inline)) Bool load_fast_who(Addr a, UWord sz, CpNode* sn,
@@ -379,6 +368,17 @@ static inline __attribute__((always_inline)) void load_fast_credit(Addr a, UWord
    addrset_add_slow(&e->addrs, a, sz);
 }
 
+/* The common load: the node's context is known, collection is on, the
+   bytes have one producer that the chunk gives with at most one word
+   compare (a uniform chunk, up to 8 entries of a compact one: words of a
+   coarse chunk, blocks of a fine one), and the edge is one of the node's last CP_NODE_ECACHE (four:
+   the compares in load_fast_credit).  Accesses to the thread's own stack count as such
+   here too.
+   Then it does everything access() would do and returns True (the
+   addresses go to the edge's set inline when their bitmap is cached, else
+   through a call made last, a jump); otherwise it changes nothing and
+   returns False.  Its common path has no call, so the helpers built on it
+   save no registers. */
 static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, CpNode* sn)
 {
    Who who;
