@@ -38,6 +38,14 @@ static void forget(Addr a, SizeT len)
    cp_record_write(a, len, 0);
 }
 
+/* Memory unmapped, or given back by brk: its producers are forgotten, and
+   the named ranges on it end (their written bytes stay to their credit). */
+static void die_mem(Addr a, SizeT len)
+{
+   if (cp_clo.objects) cp_objects_memory_gone(a, len);
+   forget(a, len);
+}
+
 static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
    forget(a, len);
@@ -235,8 +243,8 @@ void cp_events_register(void)
 {
    VG_(track_new_mem_mmap)(new_mem_mmap);
    VG_(track_new_mem_brk)(new_mem_brk);
-   VG_(track_die_mem_brk)(forget);
-   VG_(track_die_mem_munmap)(forget);
+   VG_(track_die_mem_brk)(die_mem);
+   VG_(track_die_mem_munmap)(die_mem);
    VG_(track_copy_mem_remap)(copy_mem_remap);
    VG_(track_post_mem_write)(post_mem_write);
    VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);

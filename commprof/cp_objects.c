@@ -603,6 +603,11 @@ void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
    named_span();
 }
 
+void cp_objects_memory_gone(Addr a, SizeT len)
+{
+   if (n_named && len) unname(a, a + len >= a ? a + len : (Addr)-1);
+}
+
 static const Named* named_at(Addr a)
 {
    UInt lo = 0, hi = n_named;

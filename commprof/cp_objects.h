@@ -69,6 +69,9 @@ void cp_objects_block_shrink(UInt inst, SizeT new_size);
 
 /* COMMPROF_NAME_OBJECT: [a, a+size) is the object named name. */
 void cp_objects_name_range(Addr a, SizeT size, const HChar* name);
+/* [a, a+len) is unmapped (before its producers are forgotten): the named
+   ranges on it end. */
+void cp_objects_memory_gone(Addr a, SizeT len);
 
 /* Thread stacks. */
 void cp_objects_thread_stack(UInt thread_index, Addr lo, Addr hi);

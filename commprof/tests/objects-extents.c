@@ -4,14 +4,14 @@
  * cases check that it forgets them when the objects change.
  *
  * A. A heap block named in part after it was used.
- *    blk = malloc(256) at line 80 (object "objects-extents.c:80", path [main:80])
+ *    blk = malloc(256) at line 79 (object "objects-extents.c:79", path [main:79])
  *    w(blk, 64)       64 int stores, bytes [0,256): all to the block's object
  *    r(blk, 64)       64 int loads, [0,256): all from the block's object
  *    COMMPROF_NAME_OBJECT(blk + 16, 128, "later"): bytes [64,192) are "later" from now on
  *    r(blk + 16, 32)  32 int loads from "later" (128 bytes)
  *    r(blk, 8)        8 int loads from the block's own part, [0,32) (32 bytes)
  *    free(blk)
- *  objects-extents.c:80: reads = 64 + 8 = 72, read-bytes = 256 + 32 = 288, writes = 64,
+ *  objects-extents.c:79: reads = 64 + 8 = 72, read-bytes = 256 + 32 = 288, writes = 64,
  *    write-bytes = 256; written-bytes = 128: at the free, the bytes of "later" count for
  *    "later", not for the block; prod-bytes = 256: every byte was written, then read by
  *    r(blk, 64) while it was the block's. size = total-bytes = peak-bytes = 256, blocks = 1,
@@ -20,16 +20,16 @@
  *    read-bytes = 128, writes = 0, write-bytes = 0, written-bytes = 128 (its bytes were
  *    written by the program, before it was named), prod-bytes = 128 (read while "later",
  *    and written before), alloc-pct = prod-pct = 100.0.
- *  Flows: w -> objects-extents.c:80 -> r  bytes = 256 + 32 = 288, unma = 256
+ *  Flows: w -> objects-extents.c:79 -> r  bytes = 256 + 32 = 288, unma = 256
  *         w -> later -> r                 bytes = 128, unma = 128
  *
  * B. A block freed, then a block of another site (Valgrind's allocator gives it the same
  *    address; the counts are the same either way).
- *    p = malloc(40) at line 90; w(p, 10); r(p, 10); free(p)
- *    q = malloc(40) at line 96; w(q, 10); r(q, 10); free(q)
+ *    p = malloc(40) at line 89; w(p, 10); r(p, 10); free(p)
+ *    q = malloc(40) at line 95; w(q, 10); r(q, 10); free(q)
  *  each: kind=heap size = total-bytes = peak-bytes = 40, blocks = 1, reads = writes = 10,
  *    read-bytes = write-bytes = written-bytes = prod-bytes = 40, alloc-pct = prod-pct = 100.0
- *  Flows: w -> objects-extents.c:90 -> r and w -> objects-extents.c:96 -> r: 40/40 each.
+ *  Flows: w -> objects-extents.c:89 -> r and w -> objects-extents.c:95 -> r: 40/40 each.
  *
  * C. Two globals read in turn: int ga[16], gb[16]; w(ga, 16); w(gb, 16); then three times
  *    r(ga, 16); r(gb, 16).
@@ -38,13 +38,12 @@
  *    alloc-pct = prod-pct = 100.0
  *  Flows: w -> ga -> r and w -> gb -> r: bytes = 192, unma = 64 each.
  *
- * D. Memory of no object, named later: m = mmap of one page, never unmapped (no object: not
- *    heap, not the executable's, not a stack); w(m, 16); r(m, 16);
- *    COMMPROF_NAME_OBJECT(m, 64, "mapped");
- *    r(m, 16)
+ * D. Memory of no object, named later: m = mmap of one page (no object: not heap, not the
+ *    executable's, not a stack); w(m, 16); r(m, 16); COMMPROF_NAME_OBJECT(m, 64, "mapped");
+ *    r(m, 16); munmap(m): the naming ends, and what was written stays to its credit
  *  mapped: kind=named size = total-bytes = peak-bytes = 64, blocks = 0, reads = 16,
  *    read-bytes = 64 (only the loads after the naming), writes = 0, write-bytes = 0,
- *    written-bytes = 64, prod-bytes = 64, alloc-pct = prod-pct = 100.0
+ *    written-bytes = 64 (counted at the munmap), prod-bytes = 64, alloc-pct = prod-pct = 100.0
  *  Flows: w -> mapped -> r  bytes = 64, unma = 64.
  *
  * w and r touch nothing else but their own stack; every array access is volatile, one per
@@ -115,6 +114,7 @@ int main(void)
     long d1 = r(m, 16);
     COMMPROF_NAME_OBJECT(m, 16 * sizeof(int), "mapped");
     long d2 = r(m, 16);
+    munmap(m, 4096);
     printf("objects-extents A %ld %ld %ld B %ld %ld C %ld %ld D %ld %ld\n", a1, a2, a3, b1, b2,
            c1, c2, d1, d2);
     return 0;
