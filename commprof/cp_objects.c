@@ -180,6 +180,7 @@ void cp_objects_main_exe(const HChar* path, Addr bias)
 {
    if (have_exe_syms || !cp_clo.objects) return;
    have_exe_syms = True;
+   extents_forget();           /* object_at looks at the executable's data first from now on */
    exe_path = VG_(strdup)("cp.obj.exe", path);
    if (!cp_elf_read_data_symbols(path, bias, &exe_syms)) return;
    exe_lo = (Addr)-1;
