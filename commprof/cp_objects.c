@@ -802,7 +802,8 @@ static inline __attribute__((always_inline)) void region_bytes(CpObject* o, CpNo
 }
 
 /* Consumer id for (consumer context c, object o): the second half of a flow
-   key.  Interned in an open-addressing table, with the last pair cached. */
+   key.  Interned in an open-addressing table, with the pairs used last
+   cached in front of it. */
 static UInt* oc_hash;
 static UInt  oc_hash_cap;
 /* the pairs last used, by a hash of the pair (id 0: none) */
