@@ -922,7 +922,18 @@ static inline __attribute__((always_inline)) CpObject* count_part(Addr a, SizeT 
 }
 
 /* The part [a, a+sz) of a load that lies in one object. */
-static inline __attribute__((always_inline)) void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
+/* The flow of a run of len bytes at x of object o (instance inst1 - 1, or
+   none), all produced by p and read by the flow consumer oc. */
+static inline __attribute__((always_inline)) void credit_flow(CpObject* o, UInt inst1, UInt p,
+                                                              UInt oc, Addr x, SizeT len)
+{
+   cp_edge_credit(&cp_flows, p, oc, x, len);
+   if (inst1 && p != 0 && cp_ctxs[p].node != CP_NODE_ALLOCATOR)
+      mark_produced(&insts[inst1 - 1], o, x, len);
+}
+
+/* The part [a, a+sz) of a load that lies in one object. */
+static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
 {
    CpObject* o = count_part(a, sz, n, obj, False);
    if (!o->selected) return;
@@ -932,17 +943,14 @@ static inline __attribute__((always_inline)) void load_part(Addr a, SizeT sz, UI
    while (x < end) {
       CpWriter p;
       Addr y = cp_shadow_run(&cp_shadow, x, end, &p);
-      cp_edge_credit(&cp_flows, p, oc, x, y - x);
-      if (inst1 && p != 0 && cp_ctxs[p].node != CP_NODE_ALLOCATOR)
-         mark_produced(&insts[inst1 - 1], o, x, y - x);
+      credit_flow(o, inst1, p, oc, x, y - x);
       x = y;
    }
 }
 
-
 /* An access that spans several objects is an access to each of them, with
    the bytes that lie in it. */
-static __attribute__((noinline)) void objects_load_parts(Addr a, SizeT sz, UInt c, CpNode* n)
+void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
 {
    Addr end = a + sz;
    while (a < end) {
@@ -959,30 +967,15 @@ void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p)
 {
    UInt obj, inst1;
    Addr e;
-   /* the common case: an access within one object */
-   if (LIKELY(object_at(a, &obj, &inst1, &e)) && LIKELY(a + sz <= e) && LIKELY(e > a)) {
+   Bool found = object_at(a, &obj, &inst1, &e);
+   if (LIKELY(e > a) && LIKELY(a + sz <= e)) {
+      /* the common cases: an access within one object, or in none */
+      if (!found) return;
       CpObject* o = count_part(a, sz, n, obj, False);
-      if (!o->selected) return;
-      cp_edge_credit(&cp_flows, p, obj_consumer(c, obj), a, sz);
-      if (inst1 && p != 0 && cp_ctxs[p].node != CP_NODE_ALLOCATOR)
-         mark_produced(&insts[inst1 - 1], o, a, sz);
+      if (o->selected) credit_flow(o, inst1, p, obj_consumer(c, obj), a, sz);
       return;
    }
-   if (e > a && a + sz <= e) return;        /* no object */
-   objects_load_parts(a, sz, c, n);
-}
-
-void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
-{
-   UInt obj, inst1;
-   Addr e;
-   /* the common case: an access within one object */
-   if (LIKELY(object_at(a, &obj, &inst1, &e)) && LIKELY(a + sz <= e) && LIKELY(e > a)) {
-      load_part(a, sz, c, n, obj, inst1);
-      return;
-   }
-   if (e > a && a + sz <= e) return;        /* no object */
-   objects_load_parts(a, sz, c, n);
+   cp_objects_load(a, sz, c, n);
 }
 
 void cp_objects_store(Addr a, SizeT sz, CpNode* n)
