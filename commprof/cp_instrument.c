@@ -199,8 +199,10 @@ static Bool function_selected(const HChar* name)
       (for the report of those that never match) */
    for (UInt i = 0; i < cp_clo.n_fn_include; i++)
       if ((!sel || !cp_pattern_has_matched(CP_PAT_FN_INCLUDE, i))
-          && VG_(string_match)(cp_clo.fn_include[i], name))
-         sel = cp_pattern_matched(CP_PAT_FN_INCLUDE, i);
+          && VG_(string_match)(cp_clo.fn_include[i], name)) {
+         sel = True;
+         cp_pattern_matched(CP_PAT_FN_INCLUDE, i);
+      }
    for (UInt i = 0; i < cp_clo.n_fn_exclude && sel; i++)
       if (VG_(string_match)(cp_clo.fn_exclude[i], name)) sel = False;
    return sel;

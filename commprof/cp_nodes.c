@@ -45,13 +45,12 @@ static HChar** pattern_list(CpPatternList list, UInt* n)
    }
 }
 
-Bool cp_pattern_matched(CpPatternList list, UInt i)
+void cp_pattern_matched(CpPatternList list, UInt i)
 {
    UInt n;
    pattern_list(list, &n);
    if (!pattern_matched[list]) pattern_matched[list] = VG_(calloc)("cp.nodes.pat", n, sizeof(Bool));
    pattern_matched[list][i] = True;
-   return True;
 }
 
 Bool cp_pattern_has_matched(CpPatternList list, UInt i)
@@ -95,10 +94,16 @@ static CpNode* new_node(UInt kind, const HChar* name, const HChar* object,
    n->base   = n->id;
    if (kind == CP_KIND_FUNCTION) {
       for (UInt i = 0; i < cp_clo.n_collect_in; i++)
-         if (VG_(string_match)(cp_clo.collect_in[i], name)) n->collect_in = cp_pattern_matched(CP_PAT_COLLECT_IN, i);
+         if (VG_(string_match)(cp_clo.collect_in[i], name)) {
+            n->collect_in = True;
+            cp_pattern_matched(CP_PAT_COLLECT_IN, i);
+         }
       n->per_call = cp_clo.per_call && cp_clo.n_per_call_fns == 0;
       for (UInt i = 0; cp_clo.per_call && i < cp_clo.n_per_call_fns; i++)
-         if (VG_(string_match)(cp_clo.per_call_fns[i], name)) n->per_call = cp_pattern_matched(CP_PAT_PER_CALL_FNS, i);
+         if (VG_(string_match)(cp_clo.per_call_fns[i], name)) {
+            n->per_call = True;
+            cp_pattern_matched(CP_PAT_PER_CALL_FNS, i);
+         }
    }
    cp_nodes[cp_n_nodes++] = n;
    cp_threads_node_added(cp_n_nodes);

@@ -63,8 +63,8 @@ void    cp_nodes_init(void);
 /* The lists of function name patterns whose patterns that matched nothing
    are reported at exit. */
 typedef enum { CP_PAT_FN_INCLUDE, CP_PAT_COLLECT_IN, CP_PAT_PER_CALL_FNS, CP_PAT_LISTS } CpPatternList;
-/* Pattern i of list matched a function that ran; returns True. */
-Bool    cp_pattern_matched(CpPatternList list, UInt i);
+/* Pattern i of list matched a function that ran. */
+void    cp_pattern_matched(CpPatternList list, UInt i);
 Bool    cp_pattern_has_matched(CpPatternList list, UInt i);
 /* At exit: one line per pattern that no function that ran matched. */
 void    cp_report_unmatched_patterns(void);
