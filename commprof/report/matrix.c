@@ -92,13 +92,10 @@ static size_t pick(uint64_t* total, size_t n, const unsigned char* skip, size_t 
     return nc;
 }
 
-/* the cells are added (add) or set (the last value set wins), then sorted
- * and merged by finish() */
-static int add_mode;
-static void set_cell(matrix* m, size_t a, size_t b, uint64_t v, int add)
+/* the cells are collected here, then sorted and merged by finish() */
+static void set_cell(matrix* m, size_t a, size_t b, uint64_t v)
 {
     if (a == (size_t)-1 || b == (size_t)-1) return;
-    add_mode = add;
     if (m->ncells == m->cap) {
         m->cap = m->cap ? 2 * m->cap : 1024;
         m->cells = cpr_xrealloc(m->cells, m->cap, sizeof *m->cells);
@@ -115,7 +112,8 @@ static int cmp_cell(const void* x, const void* y)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static void finish(matrix* m)
+/* add: the values of one cell are summed; else the last one set wins */
+static void finish(matrix* m, int add)
 {
     if (m->ncells) qsort(m->cells, m->ncells, sizeof *m->cells, cmp_cell);
     /* merge the cells of one (row, column), drop the zeros */
@@ -123,7 +121,7 @@ static void finish(matrix* m)
     for (size_t i = 0; i < m->ncells;) {
         mcell c = m->cells[i++];
         for (; i < m->ncells && m->cells[i].r == c.r && m->cells[i].c == c.c; i++) {
-            if (add_mode) addsat(&c.v, m->cells[i].v);
+            if (add) addsat(&c.v, m->cells[i].v);
             else c.v = m->cells[i].v;
         }
         if (c.v) m->cells[k++] = c;
@@ -172,13 +170,13 @@ static void build_functions(const cpr_profile* p, int field, size_t top, int no_
     for (size_t k = 0; k < nc; k++) m->rlab[k] = cpr_xstrdup(cpr_display_name(p, cand[k], buf, sizeof buf));
     for (size_t k = 0; k < p->nedges; k++) {
         const cpr_edge* e = &p->edges[k];
-        set_cell(m, pos[e->p], pos[e->c], cell_value(e, field), 0);
+        set_cell(m, pos[e->p], pos[e->c], cell_value(e, field));
     }
     free(cand);
     free(pos);
     free(total);
     free(skip);
-    finish(m);
+    finish(m, 0);
 }
 
 static void build_threads(const cpr_profile* p, int field, size_t top, matrix* m)
@@ -201,12 +199,12 @@ static void build_threads(const cpr_profile* p, int field, size_t top, matrix* m
     char buf[600];
     for (size_t k = 0; k < nc; k++) m->rlab[k] = cpr_xstrdup(cpr_thread_label(p, p->threads[cand[k]].id, buf, sizeof buf));
     for (size_t k = 0; k < p->ncells; k++)
-        set_cell(m, pos[ci[2 * k]], pos[ci[2 * k + 1]], field == M_UNMA ? p->cells[k].unma : p->cells[k].bytes, 0);
+        set_cell(m, pos[ci[2 * k]], pos[ci[2 * k + 1]], field == M_UNMA ? p->cells[k].unma : p->cells[k].bytes);
     free(ci);
     free(cand);
     free(pos);
     free(total);
-    finish(m);
+    finish(m, 0);
 }
 
 /* functions x objects: bytes a function read from the object (field read:
@@ -236,7 +234,7 @@ static void build_objects(const cpr_profile* p, int field, size_t top, int no_sp
     for (size_t k = 0; k < p->nflows; k++) {
         const cpr_flow* fl = &p->flows[k];
         size_t f = field == M_WRITTEN ? fl->p : fl->c;
-        set_cell(m, fpos[f], opos[fl->o], fl->bytes, 1);
+        set_cell(m, fpos[f], opos[fl->o], fl->bytes);
     }
     free(fc);
     free(fpos);
@@ -245,7 +243,7 @@ static void build_objects(const cpr_profile* p, int field, size_t top, int no_sp
     free(ft);
     free(ot);
     free(skip);
-    finish(m);
+    finish(m, 1);
 }
 
 static void free_matrix(matrix* m)

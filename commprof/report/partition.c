@@ -233,17 +233,17 @@ static int cmp_cand(const void* a, const void* b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
-/* competition rank of vals[i] among vals (1 = worst, larger = better), where
- * better means larger value: 1 + the number of values below it, added to
- * rank[i].  Counted in a sorted copy (sorted is n doubles of scratch), so
- * that a step costs n log n, not n * n: a profile of thousands of
- * functions has as many candidates. */
 static int cmp_double(const void* a, const void* b)
 {
     double x = *(const double*)a, y = *(const double*)b;
     return x < y ? -1 : x > y;
 }
 
+/* competition rank of vals[i] among vals (1 = worst, larger = better), where
+ * better means larger value: 1 + the number of values below it, added to
+ * rank[i].  Counted in a sorted copy (sorted is n doubles of scratch), so
+ * that a step costs n log n, not n * n: a profile of thousands of
+ * functions has as many candidates. */
 static void rank_larger_better(const double* vals, size_t n, double* rank, double* sorted)
 {
     memcpy(sorted, vals, n * sizeof *sorted);
