@@ -669,6 +669,16 @@ static Bool outside_named_and_exe(Addr lo, Addr hi)
    return True;
 }
 
+/* extent_keep for [lo, hi) of the executable's data, clipped to it, unless
+   a named range overlaps it (object_at looks at those first). */
+static void extent_keep_exe(Addr lo, Addr hi, Addr end, UInt obj, UInt inst1)
+{
+   if (lo < exe_lo) lo = exe_lo;
+   if (hi > exe_hi) hi = exe_hi;
+   if (n_named && lo < named_hi && named_lo < hi) return;
+   extent_keep(lo, hi, True, end, obj, inst1);
+}
+
 /* Object (and instance + 1, or 0) holding a, and in *end the end of the
    extent of that object a lies in; False if none (then *end is a + 1, or
    the end of the extent without objects a lies in, from object_at). */
@@ -704,23 +714,19 @@ static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
                                      : (exe_syms.n_syms ? &exe_syms.syms[exe_syms.n_syms - 1] : NULL);
          Addr lo = insts[i1 - 1].base, hi = *end;
          if (prev && prev->addr + prev->size > lo) lo = prev->addr + prev->size;
-         if (lo < exe_lo) lo = exe_lo;
-         if (hi > exe_hi) hi = exe_hi;
-         Bool alone = !(n_named && lo < named_hi && named_lo < hi);
+         Bool alone = lo <= a;
          const CpElfSection* mine = cp_elf_find_section(&exe_syms, a);
          for (UInt k = 0; k < exe_syms.n_sections && alone; k++) {
             const CpElfSection* sec = &exe_syms.sections[k];
             if (sec != mine && lo < sec->addr + sec->size && sec->addr < hi) alone = False;
          }
-         if (alone && lo <= a) extent_keep(lo, hi, True, *end, *obj, i1);
+         if (alone) extent_keep_exe(lo, hi, *end, *obj, i1);
       } else {
          /* the symbol cp_elf_find_sym gives for every address up to the
-            next symbol's start, clear of named ranges */
-         Addr lo = insts[i1 - 1].base, hi = *end;
+            next symbol's start */
+         Addr hi = *end;
          if (next && next->addr < hi) hi = next->addr;
-         if (hi > exe_hi) hi = exe_hi;
-         if (lo < exe_lo) lo = exe_lo;
-         if (!(n_named && lo < named_hi && named_lo < hi)) extent_keep(lo, hi, True, *end, *obj, i1);
+         extent_keep_exe(insts[i1 - 1].base, hi, *end, *obj, i1);
       }
       return True;
    }
