@@ -660,13 +660,18 @@ static void extent_keep(Addr lo, Addr hi, Bool found, Addr end, UInt obj, UInt i
    x->found = found;
 }
 
+/* Does [lo, hi) overlap the span of the named ranges (which object_at looks
+   at first)? */
+static Bool near_named(Addr lo, Addr hi)
+{
+   return n_named && lo < named_hi && named_lo < hi;
+}
+
 /* Is [lo, hi) clear of the named ranges and of the executable's data (which
    object_at looks at before the block map)? */
 static Bool outside_named_and_exe(Addr lo, Addr hi)
 {
-   if (n_named && lo < named_hi && named_lo < hi) return False;
-   if (have_exe_syms && lo < exe_hi && exe_lo < hi) return False;
-   return True;
+   return !near_named(lo, hi) && !(have_exe_syms && lo < exe_hi && exe_lo < hi);
 }
 
 /* extent_keep for [lo, hi) of the executable's data, clipped to it, unless
@@ -675,8 +680,7 @@ static void extent_keep_exe(Addr lo, Addr hi, Addr end, UInt obj, UInt inst1)
 {
    if (lo < exe_lo) lo = exe_lo;
    if (hi > exe_hi) hi = exe_hi;
-   if (n_named && lo < named_hi && named_lo < hi) return;
-   extent_keep(lo, hi, True, end, obj, inst1);
+   if (!near_named(lo, hi)) extent_keep(lo, hi, True, end, obj, inst1);
 }
 
 /* Object (and instance + 1, or 0) holding a, and in *end the end of the
@@ -927,7 +931,6 @@ static inline __attribute__((always_inline)) CpObject* count_part(Addr a, SizeT 
    return o;
 }
 
-/* The part [a, a+sz) of a load that lies in one object. */
 /* The flow of a run of len bytes at x of object o (instance inst1 - 1, or
    none), all produced by p and read by the flow consumer oc. */
 static inline __attribute__((always_inline)) void credit_flow(CpObject* o, UInt inst1, UInt p,
