@@ -37,11 +37,17 @@ static CpShadowMap* blockmap;
 static void extents_forget(void);
 static void extents_forget_range(Addr lo, Addr hi);
 
+/* The end of [a, a+len), clamped at the top of the address space. */
+static Addr range_end(Addr a, SizeT len)
+{
+   return a + len >= a ? a + len : (Addr)-1;
+}
+
 /* Every change of the block map goes through here. */
 static void blockmap_set(Addr a, SizeT len, CpWriter v)
 {
    cp_shadow_set_range(blockmap, a, len, v);
-   extents_forget_range(a, a + len >= a ? a + len : (Addr)-1);
+   extents_forget_range(a, range_end(a, len));
 }
 
 /* ---- instances: heap blocks and static symbols ---- */
@@ -606,7 +612,7 @@ void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
 
 void cp_objects_memory_gone(Addr a, SizeT len)
 {
-   if (n_named && len) unname(a, a + len >= a ? a + len : (Addr)-1);
+   if (n_named && len) unname(a, range_end(a, len));
 }
 
 static const Named* named_at(Addr a)
