@@ -29,6 +29,7 @@
 #include "cp_elfsyms.h"
 #include "cp_objects.h"
 #include "cp_timeline.h"
+#include "cp_deadloads.h"
 
 /* ------------------------------------------------------------------ */
 /* Which objects are node objects                                     */
@@ -1029,6 +1030,10 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 {
    if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
       VG_(tool_panic)("commprof supports 64-bit guests on 64-bit hosts only");
+
+   /* a load the optimiser removed: have the block made again with them all */
+   IRSB* again = cp_deadloads_check(sbIn, vge);
+   if (again) return again;
 
    IRSB* sb = deepCopyIRSBExceptStmts(sbIn);
    fs_tmps_reset(sbIn);

@@ -17,6 +17,7 @@
 #include "cp_global.h"
 #include "cp_options.h"
 #include "cp_instrument.h"
+#include "cp_deadloads.h"
 #include "cp_shadow.h"
 #include "cp_edges.h"
 #include "cp_nodes.h"
@@ -104,6 +105,8 @@ static void cp_fini(Int exitcode)
                 cp_addrset_stats.pages_filled);
       VG_(dmsg)("commprof: nodes %u, contexts %u, context edges %u\n",
                 cp_n_nodes, cp_n_ctxs, cp_edges_count(&cp_edges));
+      VG_(dmsg)("commprof: blocks made again for the loads the optimiser removed: %llu\n",
+                cp_deadloads_bounced());
    }
 }
 
