@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Randomised end-to-end exactness test of commprof.
+
+For each seed, writes a C program whose node functions f0..fK-1 store to and
+load from one buffer (a global array or a heap block) with accesses of 1, 2,
+4, 8, 16 and 32 bytes at random (often unaligned) offsets, read-modify-write
+them, copy and fill ranges with memcpy, memmove and memset, loop over their
+accesses, call one another and run in threads; computes what commprof must
+report from the program's own description (a byte-exact model of the last
+writer of every byte of the buffer); builds the program with -O0 and -O2;
+runs commprof; and compares, for every edge producer -> consumer between the
+functions (and from (unwritten) to them): bytes, unique addresses (UnMA) and
+accesses.
+
+Self edges and the functions' other memory (their stack frames at -O0, the
+threads' arguments) are not compared: only memory whose truth the model has.
+
+    difftest.py [--seeds A:B] [--keep DIR] [--valgrind-lib DIR] [-v]
+
+Prints PASS/FAIL per program and build, then "N passed, N failed".
+"""
+import argparse, os, random, re, shutil, subprocess, sys, tempfile
+import xml.etree.ElementTree as ET
+
+WIDTHS = (1, 2, 4, 8, 16, 32)
+UNW = '(unwritten)'
+
+
+class Prog:
+    """A random program and its model."""
+
+    def __init__(self, seed, avx=True):
+        r = random.Random(seed)
+        self.widths = WIDTHS if avx else WIDTHS[:-1]
+        self.seed = seed
+        self.heap = r.random() < 0.4
+        self.threads = r.random() < 0.3
+        self.size = r.choice((96, 300, 1000, 5000, 9000, 20000))
+        self.nf = r.randint(2, 6)
+        self.fns = []
+        for i in range(self.nf):
+            ops = []
+            for _ in range(r.randint(1, 9)):
+                ops.append(self.rand_op(r, i))
+            reps = r.choice((1, 1, 1, 2, 3))
+            self.fns.append((ops, reps))
+        # the sequence of calls main makes (each one a thread if threads)
+        self.calls = [r.randrange(self.nf) for _ in range(r.randint(3, 12))]
+
+    def rand_off(self, r, w):
+        hi = self.size - w
+        k = r.random()
+        if k < 0.3:                      # a few hot spots, so data is re-read
+            return min(hi, r.choice((0, 8, 64, 4094, 8189, 8192 - 3)) % (hi + 1))
+        if k < 0.6:
+            return (r.randrange(hi + 1) // w) * w   # aligned
+        return r.randrange(hi + 1)
+
+    def rand_op(self, r, i):
+        k = r.random()
+        if k < 0.35:
+            w = r.choice(self.widths)
+            return ('st', self.rand_off(r, w), w)
+        if k < 0.70:                     # a load, its value used or thrown away
+            w = r.choice(self.widths)
+            return ('ld', self.rand_off(r, w), w, r.random() < 0.3)
+        if k < 0.78:
+            w = r.choice((1, 2, 4, 8))
+            return ('rmw', self.rand_off(r, w), w)
+        if k < 0.86:
+            n = r.randint(1, min(200, self.size // 2))
+            s = r.randrange(self.size - n + 1)
+            d = r.randrange(self.size - n + 1)
+            if max(s, d) < min(s, d) + n:   # overlapping: memmove
+                return ('memmove', d, s, n)
+            return ('memcpy', d, s, n)
+        if k < 0.93:
+            n = r.randint(1, min(300, self.size))
+            return ('memset', r.randrange(self.size - n + 1), n)
+        if i + 1 < self.nf:
+            return ('call', r.randrange(i + 1, self.nf))
+        w = r.choice(self.widths)
+        return ('ld', self.rand_off(r, w), w, False)
+
+    # ---------------------------------------------------------------- C
+    def c_source(self):
+        o = []
+        o.append('#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n#include <stdio.h>\n'
+                 '#include <pthread.h>\n')
+        o.append('typedef uint16_t u16u __attribute__((aligned(1), may_alias));\n'
+                 'typedef uint32_t u32u __attribute__((aligned(1), may_alias));\n'
+                 'typedef uint64_t u64u __attribute__((aligned(1), may_alias));\n')
+        if self.heap:
+            o.append('static unsigned char *buf;\n')
+        else:
+            o.append('static unsigned char buf[%d] __attribute__((aligned(64)));\n' % self.size)
+        o.append('unsigned long sink;\n')
+        for i in range(self.nf):
+            o.append('static unsigned long f%d(void);\n' % i)
+        for i, (ops, reps) in enumerate(self.fns):
+            o.append('__attribute__((noinline)) static unsigned long f%d(void)\n{\n'
+                     '   unsigned long acc = 0;\n' % i)
+            o.append('   for (int rep = 0; rep < %d; rep++) {\n' % reps)
+            for j, op in enumerate(ops):
+                o.append('      ' + self.c_op(op, i, j) + '\n')
+            o.append('      __asm__ volatile("" ::: "memory");\n   }\n   return acc;\n}\n')
+        if self.threads:
+            o.append('static void* thr(void* a)\n{\n   switch ((int)(intptr_t)a) {\n')
+            for i in range(self.nf):
+                o.append('   case %d: sink += f%d(); break;\n' % (i, i))
+            o.append('   }\n   return 0;\n}\n')
+        o.append('int main(void)\n{\n')
+        if self.heap:
+            o.append('   buf = malloc(%d);\n' % self.size)
+        for c in self.calls:
+            if self.threads:
+                o.append('   { pthread_t t; pthread_create(&t, 0, thr, (void*)(intptr_t)%d); '
+                         'pthread_join(t, 0); }\n' % c)
+            else:
+                o.append('   sink += f%d();\n' % c)
+        o.append('   printf("%lu\\n", sink);\n   return 0;\n}\n')
+        return ''.join(o)
+
+    def c_op(self, op, i, j):
+        k = op[0]
+        v = (i * 131 + j * 7 + 1) & 0xff
+        if k in ('st', 'ld', 'rmw'):
+            off, w = op[1], op[2]
+            p = 'buf + %d' % off
+            if w <= 8:
+                t = {1: 'unsigned char', 2: 'u16u', 4: 'u32u', 8: 'u64u'}[w]
+                lv = '*(volatile %s*)(%s)' % (t, p)
+                if k == 'st':
+                    return '%s = (%s)(%d + rep);' % (lv, t, v)
+                if k == 'ld':
+                    return ('(void)%s;' if op[3] else 'acc += %s;') % lv
+                return '%s += 1;' % lv
+            ins = 'movdqu' if w == 16 else 'vmovdqu'
+            ty = 'char(*)[%d]' % w
+            if k == 'st':
+                return ('__asm__ volatile("pcmpeqb %%%%xmm0, %%%%xmm0\\n\\t%s %%%%%smm0, %%0" '
+                        ': "=m"(*(%s)(%s)) :: "xmm0");' % (ins, 'x' if w == 16 else 'y', ty, p))
+            return ('__asm__ volatile("%s %%0, %%%%%smm0" :: "m"(*(%s)(%s)) : "xmm0");'
+                    % (ins, 'x' if w == 16 else 'y', ty, p))
+        if k in ('memcpy', 'memmove'):
+            return '%s(buf + %d, buf + %d, %d);' % (k, op[1], op[2], op[3])
+        if k == 'memset':
+            return 'memset(buf + %d, %d, %d);' % (op[1], v, op[2])
+        if k == 'call':
+            return 'acc += f%d();' % op[1]
+        raise ValueError(k)
+
+    # ------------------------------------------------------------ model
+    def model(self):
+        self.shadow = [UNW] * self.size
+        self.edges = {}          # (p, c) -> [bytes, set(addrs), accesses]
+        for c in self.calls:
+            self.run_fn(c)
+        return self.edges
+
+    def load(self, c, a, n):
+        by = {}
+        for b in range(a, a + n):
+            by.setdefault(self.shadow[b], []).append(b)
+        for p, bs in by.items():
+            e = self.edges.setdefault((p, c), [0, set(), 0])
+            e[0] += len(bs)
+            e[1].update(bs)
+            e[2] += 1
+
+    def store(self, c, a, n):
+        for b in range(a, a + n):
+            self.shadow[b] = c
+
+    def pieces(self, n):
+        """The accesses of commprof's copies and fills: 16 bytes at a time, then 8, 4, 2, 1."""
+        out, pos = [], 0
+        while n - pos >= 16:
+            out.append((pos, 16)); pos += 16
+        for w in (8, 4, 2, 1):
+            if n - pos >= w:
+                out.append((pos, w)); pos += w
+        return out
+
+    def run_fn(self, i):
+        f = 'f%d' % i
+        ops, reps = self.fns[i]
+        for _ in range(reps):
+            for op in ops:
+                k = op[0]
+                if k == 'st':
+                    self.store(f, op[1], op[2])
+                elif k == 'ld':
+                    self.load(f, op[1], op[2])
+                elif k == 'rmw':
+                    self.load(f, op[1], op[2])
+                    self.store(f, op[1], op[2])
+                elif k in ('memcpy', 'memmove'):
+                    d, s, n = op[1], op[2], op[3]
+                    # a destination above an overlapping source: from the end down
+                    ps = self.pieces_down(n) if s < d < s + n else self.pieces(n)
+                    for q, w in ps:
+                        self.load(f, s + q, w)
+                        self.store(f, d + q, w)
+                elif k == 'memset':
+                    self.store(f, op[1], op[2])
+                elif k == 'call':
+                    self.run_fn(op[1])
+
+    def pieces_down(self, n):
+        """The same from the end down: 16 bytes at a time, then 8, 4, 2, 1."""
+        out, pos = [], n
+        for _ in range(n // 16):
+            pos -= 16; out.append((pos, 16))
+        for w in (8, 4, 2, 1):
+            if n & w:
+                pos -= w; out.append((pos, w))
+        return out
+
+
+def parse_xml(path):
+    r = ET.parse(path).getroot()
+    names = {int(f.get('id')): f.get('name') for f in r.findall('functions/function')}
+    edges = {}
+    for e in r.findall('edges/edge'):
+        p, c = names[int(e.get('producer'))], names[int(e.get('consumer'))]
+        edges[(p, c)] = (int(e.get('bytes')), int(e.get('unma')), int(e.get('accesses')))
+    return edges
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--seeds', default='1:31')
+    ap.add_argument('--keep')
+    ap.add_argument('--valgrind-lib')
+    ap.add_argument('--vgopt', action='append', default=[], help='a further Valgrind option')
+    ap.add_argument('--no-avx', action='store_true', help='no 32-byte accesses')
+    ap.add_argument('-v', action='store_true')
+    a = ap.parse_args()
+    lo, hi = (int(x) for x in a.seeds.split(':'))
+    env = dict(os.environ)
+    if a.valgrind_lib:
+        env['VALGRIND_LIB'] = a.valgrind_lib
+    d = a.keep or tempfile.mkdtemp(prefix='commprof-difftest.')
+    os.makedirs(d, exist_ok=True)
+    npass = nfail = 0
+    for seed in range(lo, hi):
+        prog = Prog(seed, avx=not a.no_avx)
+        src = os.path.join(d, 'r%d.c' % seed)
+        with open(src, 'w') as fh:
+            fh.write(prog.c_source())
+        prog.model()
+        want = {k: (v[0], len(v[1]), v[2]) for k, v in prog.edges.items() if k[0] != k[1]}
+        fns = set('f%d' % i for i in range(prog.nf))
+        for opt in ('-O0', '-O2'):
+            name = 'r%d%s' % (seed, opt)
+            exe = os.path.join(d, name)
+            xml = exe + '.xml'
+            cc = subprocess.run(['gcc', '-g', opt, '-fno-builtin', '-pthread', '-o', exe, src],
+                                capture_output=True, text=True)
+            if cc.returncode:
+                print('FAIL %s: gcc: %s' % (name, cc.stderr[:500])); nfail += 1; continue
+            run = subprocess.run(['valgrind', '-q', '--tool=commprof', '--commprof-out-file=none',
+                                  '--commprof-xml-file=' + xml] + a.vgopt + [exe], capture_output=True, text=True,
+                                 env=env, timeout=300)
+            if run.returncode:
+                print('FAIL %s: valgrind exit %d: %s' % (name, run.returncode, run.stderr[-500:]))
+                nfail += 1; continue
+            got = {k: v for k, v in parse_xml(xml).items()
+                   if k[1] in fns and (k[0] in fns or k[0] == UNW)}
+            diffs = []
+            for k in sorted(set(want) | set(got)):
+                if want.get(k) != got.get(k):
+                    diffs.append('%s -> %s: want %s got %s' % (k[0], k[1], want.get(k), got.get(k)))
+            if diffs:
+                print('FAIL %s (%s): %s' % (name, src, '; '.join(diffs)))
+                nfail += 1
+            else:
+                if a.v: print('PASS %s (%d edges)' % (name, len(want)))
+                else: print('PASS %s' % name)
+                npass += 1
+    if not a.keep:
+        shutil.rmtree(d, ignore_errors=True)
+    print('%d passed, %d failed' % (npass, nfail))
+    sys.exit(1 if nfail else 0)
+
+
+if __name__ == '__main__':
+    main()
