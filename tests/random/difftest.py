@@ -3,19 +3,28 @@
 
 For each seed, writes a C program whose node functions f0..fK-1 store to and
 load from one buffer (a global array or a heap block) with accesses of 1, 2,
-4, 8, 16 and 32 bytes at random (often unaligned) offsets, read-modify-write
-them, copy and fill ranges with memcpy, memmove and memset, loop over their
-accesses, call one another and run in threads; computes what commprof must
+4, 8, 16 and 32 bytes at random (often unaligned, across 8 KiB shadow
+chunks) offsets, whose loaded values are used or thrown away; read-modify-
+write them; copy and fill ranges with memcpy, memmove (overlapping both
+ways) and memset; loop over their accesses; call one another; run in
+threads; raise a signal whose handler calls a later function; call one under
+sigsetjmp and siglongjmp out of any depth.  It works out what commprof must
 report from the program's own description (a byte-exact model of the last
-writer of every byte of the buffer); builds the program with -O0 and -O2;
-runs commprof; and compares, for every edge producer -> consumer between the
-functions (and from (unwritten) to them): bytes, unique addresses (UnMA) and
-accesses.
-
+writer of every byte of the buffer, at the granularity of the run), builds
+the program with -O0 and -O2, runs commprof (--granularity=1, 2, 4 or 8,
+--objects=yes or not) and compares:
+  - for every edge producer -> consumer between the functions, and from
+    (unwritten) to them: bytes, unique addresses (UnMA) and accesses (not in
+    the programs with signals and jumps, whose bookkeeping variables are
+    memory of the functions too);
+  - with --objects=yes, the buffer's object (reads, read-bytes, writes,
+    write-bytes, written-bytes, prod-bytes) and its flows producer -> buffer
+    -> consumer, self flows included (bytes, UnMA).
 Self edges and the functions' other memory (their stack frames at -O0, the
 threads' arguments) are not compared: only memory whose truth the model has.
 
-    difftest.py [--seeds A:B] [--keep DIR] [--valgrind-lib DIR] [-v]
+    difftest.py [--seeds A:B] [--keep DIR] [--valgrind-lib DIR] [--no-avx]
+                [--vgopt OPT ...] [-v]
 
 Prints PASS/FAIL per program and build, then "N passed, N failed".
 """
@@ -24,6 +33,10 @@ import xml.etree.ElementTree as ET
 
 WIDTHS = (1, 2, 4, 8, 16, 32)
 UNW = '(unwritten)'
+
+
+class LongJmp(Exception):
+    """siglongjmp to the innermost sigsetjmp of the model."""
 
 
 class Prog:
@@ -46,6 +59,29 @@ class Prog:
             self.fns.append((ops, reps))
         # the sequence of calls main makes (each one a thread if threads)
         self.calls = [r.randrange(self.nf) for _ in range(r.randint(3, 12))]
+        # how commprof runs: the granularity, and --objects=yes (the buffer's
+        # object and its flows are compared too)
+        o = random.Random(seed * 7919 + 1)
+        self.gran = o.choice((1, 1, 1, 2, 4, 8))
+        self.objects = o.random() < 0.4
+        # control flow: a signal whose handler calls a later function, a call
+        # under sigsetjmp, a siglongjmp to the innermost one (if any)
+        x = random.Random(seed * 104729 + 3)
+        for i, (ops, reps) in enumerate(self.fns if x.random() < 0.4 else ()):
+            for _ in range(x.choice((0, 0, 0, 1, 2))):
+                k = x.random()
+                if k < 0.35 and i + 1 < self.nf:
+                    op = ('raise', x.randrange(i + 1, self.nf))
+                elif k < 0.7 and i + 1 < self.nf:
+                    op = ('sjcall', x.randrange(i + 1, self.nf))
+                else:
+                    op = ('longjmp',)
+                ops.insert(x.randrange(len(ops) + 1), op)
+        # the functions' edges then include the bookkeeping (jbn, sig_fn, the
+        # jump buffers): only the buffer's object and flows are compared
+        self.ctl = any(op[0] in ('raise', 'sjcall', 'longjmp') for ops, _ in self.fns for op in ops)
+        if self.ctl:
+            self.objects = True
 
     def rand_off(self, r, w):
         hi = self.size - w
@@ -86,7 +122,7 @@ class Prog:
     def c_source(self):
         o = []
         o.append('#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n#include <stdio.h>\n'
-                 '#include <pthread.h>\n')
+                 '#include <pthread.h>\n#include <setjmp.h>\n#include <signal.h>\n')
         o.append('typedef uint16_t u16u __attribute__((aligned(1), may_alias));\n'
                  'typedef uint32_t u32u __attribute__((aligned(1), may_alias));\n'
                  'typedef uint64_t u64u __attribute__((aligned(1), may_alias));\n')
@@ -97,6 +133,11 @@ class Prog:
         o.append('unsigned long sink;\n')
         for i in range(self.nf):
             o.append('static unsigned long f%d(void);\n' % i)
+        o.append('static sigjmp_buf jb[64];\nstatic volatile int jbn, sig_fn;\n'
+                 'static void on_sig(int s)\n{\n   (void)s;\n   switch (sig_fn) {\n')
+        for i in range(self.nf):
+            o.append('   case %d: sink += f%d(); break;\n' % (i, i))
+        o.append('   }\n}\n')
         for i, (ops, reps) in enumerate(self.fns):
             o.append('__attribute__((noinline)) static unsigned long f%d(void)\n{\n'
                      '   unsigned long acc = 0;\n' % i)
@@ -110,6 +151,8 @@ class Prog:
                 o.append('   case %d: sink += f%d(); break;\n' % (i, i))
             o.append('   }\n   return 0;\n}\n')
         o.append('int main(void)\n{\n')
+        o.append('   struct sigaction sa;\n   memset(&sa, 0, sizeof sa);\n   sa.sa_handler = on_sig;\n'
+                 '   sa.sa_flags = SA_NODEFER;\n   sigaction(SIGUSR1, &sa, 0);\n')
         if self.heap:
             o.append('   buf = malloc(%d);\n' % self.size)
         for c in self.calls:
@@ -148,14 +191,27 @@ class Prog:
             return 'memset(buf + %d, %d, %d);' % (op[1], v, op[2])
         if k == 'call':
             return 'acc += f%d();' % op[1]
+        if k == 'raise':
+            return 'sig_fn = %d; raise(SIGUSR1);' % op[1]
+        if k == 'sjcall':
+            return 'if (!sigsetjmp(jb[jbn++], 1)) acc += f%d(); jbn--;' % op[1]
+        if k == 'longjmp':
+            return 'if (jbn > 0) siglongjmp(jb[jbn - 1], 1);'
         raise ValueError(k)
 
     # ------------------------------------------------------------ model
     def model(self):
         self.shadow = [UNW] * self.size
-        self.edges = {}          # (p, c) -> [bytes, set(addrs), accesses]
+        self.edges = {}          # (p, c) -> [bytes, set(addrs), accesses], self edges included
+        # the buffer's object (--objects=yes): loads and stores and their bytes,
+        # the bytes read while written (prod-bytes)
+        self.obj = {'reads': 0, 'read-bytes': 0, 'writes': 0, 'write-bytes': 0}
+        self.prod = set()
+        self.jbn = 0
         for c in self.calls:
             self.run_fn(c)
+        self.obj['written-bytes'] = sum(1 for p in self.shadow if p != UNW)
+        self.obj['prod-bytes'] = len(self.prod)
         return self.edges
 
     def load(self, c, a, n):
@@ -167,10 +223,20 @@ class Prog:
             e[0] += len(bs)
             e[1].update(bs)
             e[2] += 1
+            if p != UNW:
+                self.prod.update(bs)
+        self.obj['reads'] += 1
+        self.obj['read-bytes'] += n
 
     def store(self, c, a, n):
-        for b in range(a, a + n):
+        """A store of n bytes at offset a: at granularity g, c becomes the producer
+        of every byte of the aligned g-byte blocks it touches (the buffer is
+        aligned to 16 at least)."""
+        g = self.gran
+        for b in range((a // g) * g, min(self.size, ((a + n + g - 1) // g) * g)):
             self.shadow[b] = c
+        self.obj['writes'] += 1
+        self.obj['write-bytes'] += n
 
     def pieces(self, n):
         """The accesses of commprof's copies and fills: 16 bytes at a time, then 8, 4, 2, 1."""
@@ -203,9 +269,20 @@ class Prog:
                         self.load(f, s + q, w)
                         self.store(f, d + q, w)
                 elif k == 'memset':
-                    self.store(f, op[1], op[2])
-                elif k == 'call':
+                    for q, w in self.pieces(op[2]):
+                        self.store(f, op[1] + q, w)
+                elif k in ('call', 'raise'):
                     self.run_fn(op[1])
+                elif k == 'sjcall':
+                    self.jbn += 1
+                    try:
+                        self.run_fn(op[1])
+                    except LongJmp:
+                        pass
+                    self.jbn -= 1
+                elif k == 'longjmp':
+                    if self.jbn > 0:
+                        raise LongJmp()
 
     def pieces_down(self, n):
         """The same from the end down: 16 bytes at a time, then 8, 4, 2, 1."""
@@ -218,14 +295,30 @@ class Prog:
         return out
 
 
-def parse_xml(path):
+def parse_xml(path, size=None):
+    """The cross edges {(p, c): (bytes, unma, accesses)}; with size, also the
+    buffer's object (the heap block or the static buf of that size) as a
+    dict of its counters, and its flows {(p, c): (bytes, unma)}."""
     r = ET.parse(path).getroot()
     names = {int(f.get('id')): f.get('name') for f in r.findall('functions/function')}
     edges = {}
     for e in r.findall('edges/edge'):
         p, c = names[int(e.get('producer'))], names[int(e.get('consumer'))]
         edges[(p, c)] = (int(e.get('bytes')), int(e.get('unma')), int(e.get('accesses')))
-    return edges
+    if size is None:
+        return edges
+    obj, flows = None, {}
+    for o in r.iter('object'):
+        if o.get('size') == str(size) and (o.get('kind') == 'heap' or o.get('name') == 'buf'):
+            obj = o
+    if obj is not None:
+        for fl in r.iter('flow'):
+            if fl.get('object') == obj.get('id'):
+                p, c = names[int(fl.get('producer'))], names[int(fl.get('consumer'))]
+                flows[(p, c)] = (int(fl.get('bytes')), int(fl.get('unma')))
+        obj = {k: int(obj.get(k)) for k in ('reads', 'read-bytes', 'writes', 'write-bytes',
+                                            'written-bytes', 'prod-bytes')}
+    return edges, obj, flows
 
 
 def main():
@@ -260,20 +353,33 @@ def main():
                                 capture_output=True, text=True)
             if cc.returncode:
                 print('FAIL %s: gcc: %s' % (name, cc.stderr[:500])); nfail += 1; continue
+            opts = ['--granularity=%d' % prog.gran] + (['--objects=yes'] if prog.objects else [])
             run = subprocess.run(['valgrind', '-q', '--tool=commprof', '--commprof-out-file=none',
-                                  '--commprof-xml-file=' + xml] + a.vgopt + [exe], capture_output=True, text=True,
-                                 env=env, timeout=300)
+                                  '--commprof-xml-file=' + xml] + opts + a.vgopt + [exe],
+                                 capture_output=True, text=True, env=env, timeout=300)
             if run.returncode:
                 print('FAIL %s: valgrind exit %d: %s' % (name, run.returncode, run.stderr[-500:]))
                 nfail += 1; continue
-            got = {k: v for k, v in parse_xml(xml).items()
-                   if k[1] in fns and (k[0] in fns or k[0] == UNW)}
+            edges, obj, flows = parse_xml(xml, prog.size)
+            got = {k: v for k, v in edges.items() if k[1] in fns and (k[0] in fns or k[0] == UNW)}
             diffs = []
-            for k in sorted(set(want) | set(got)):
+            for k in sorted(set(want) | set(got)) if not prog.ctl else ():
                 if want.get(k) != got.get(k):
                     diffs.append('%s -> %s: want %s got %s' % (k[0], k[1], want.get(k), got.get(k)))
+            if prog.objects:
+                if obj is None:
+                    diffs.append('no object of %d bytes' % prog.size)
+                else:
+                    for k, v in prog.obj.items():
+                        if obj[k] != v:
+                            diffs.append('object %s: want %d got %d' % (k, v, obj[k]))
+                wflows = {k: (v[0], len(v[1])) for k, v in prog.edges.items()}
+                for k in sorted(set(wflows) | set(flows)):
+                    if wflows.get(k) != flows.get(k):
+                        diffs.append('flow %s -> buf -> %s: want %s got %s'
+                                     % (k[0], k[1], wflows.get(k), flows.get(k)))
             if diffs:
-                print('FAIL %s (%s): %s' % (name, src, '; '.join(diffs)))
+                print('FAIL %s (%s, %s): %s' % (name, src, ' '.join(opts), '; '.join(diffs)))
                 nfail += 1
             else:
                 if a.v: print('PASS %s (%d edges)' % (name, len(want)))
