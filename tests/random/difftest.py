@@ -7,12 +7,13 @@ load from one buffer (a global array or a heap block) with accesses of 1, 2,
 chunks) offsets, whose loaded values are used or thrown away; read-modify-
 write them; copy and fill ranges with memcpy, memmove (overlapping both
 ways) and memset; loop over their accesses; call one another; run in
-threads; raise a signal whose handler calls a later function; call one under
-sigsetjmp and siglongjmp out of any depth.  It works out what commprof must
+threads or in a forked child; raise a signal whose handler calls a later
+function; call one under sigsetjmp and siglongjmp out of any depth.  It works out what commprof must
 report from the program's own description (a byte-exact model of the last
 writer of every byte of the buffer, at the granularity of the run), builds
 the program with -O0 and -O2, runs commprof (--granularity=1, 2, 4 or 8,
---objects=yes or not) and compares:
+--objects=yes or not) and compares, in the process's profile and in each
+forked child's (which inherits the producers and starts with zeroed counters):
   - for every edge producer -> consumer between the functions, and from
     (unwritten) to them: bytes, unique addresses (UnMA) and accesses (not in
     the programs with signals and jumps, whose bookkeeping variables are
@@ -82,6 +83,11 @@ class Prog:
         self.ctl = any(op[0] in ('raise', 'sjcall', 'longjmp') for ops, _ in self.fns for op in ops)
         if self.ctl:
             self.objects = True
+        # calls of main made in a forked child (which writes its own profile)
+        y = random.Random(seed * 15485863 + 11)
+        self.forks = set()
+        if y.random() < 0.25:
+            self.forks = {j for j in range(len(self.calls)) if y.random() < 0.4}
 
     def rand_off(self, r, w):
         hi = self.size - w
@@ -122,7 +128,8 @@ class Prog:
     def c_source(self):
         o = []
         o.append('#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n#include <stdio.h>\n'
-                 '#include <pthread.h>\n#include <setjmp.h>\n#include <signal.h>\n')
+                 '#include <pthread.h>\n#include <setjmp.h>\n#include <signal.h>\n'
+                 '#include <unistd.h>\n#include <sys/wait.h>\n')
         o.append('typedef uint16_t u16u __attribute__((aligned(1), may_alias));\n'
                  'typedef uint32_t u32u __attribute__((aligned(1), may_alias));\n'
                  'typedef uint64_t u64u __attribute__((aligned(1), may_alias));\n')
@@ -155,8 +162,10 @@ class Prog:
                  '   sa.sa_flags = SA_NODEFER;\n   sigaction(SIGUSR1, &sa, 0);\n')
         if self.heap:
             o.append('   buf = malloc(%d);\n' % self.size)
-        for c in self.calls:
-            if self.threads:
+        for j, c in enumerate(self.calls):
+            if j in self.forks:
+                o.append('   if (fork() == 0) { sink += f%d(); _exit(0); } else wait(0);\n' % c)
+            elif self.threads:
                 o.append('   { pthread_t t; pthread_create(&t, 0, thr, (void*)(intptr_t)%d); '
                          'pthread_join(t, 0); }\n' % c)
             else:
@@ -200,19 +209,40 @@ class Prog:
         raise ValueError(k)
 
     # ------------------------------------------------------------ model
-    def model(self):
-        self.shadow = [UNW] * self.size
+    def fresh(self):
+        """Empty counters: of the process, or of a child at its fork."""
         self.edges = {}          # (p, c) -> [bytes, set(addrs), accesses], self edges included
         # the buffer's object (--objects=yes): loads and stores and their bytes,
         # the bytes read while written (prod-bytes)
         self.obj = {'reads': 0, 'read-bytes': 0, 'writes': 0, 'write-bytes': 0}
         self.prod = set()
         self.jbn = 0
-        for c in self.calls:
-            self.run_fn(c)
+
+    def finish(self):
         self.obj['written-bytes'] = sum(1 for p in self.shadow if p != UNW)
         self.obj['prod-bytes'] = len(self.prod)
-        return self.edges
+        return (self.edges, self.obj)
+
+    def model(self):
+        """The profiles (edges, object) of the process, then of each forked
+        child in the order of the forks."""
+        self.shadow = [UNW] * self.size
+        self.fresh()
+        children = []
+        for j, c in enumerate(self.calls):
+            if j in self.forks:
+                # the child inherits the producers, starts with zeroed counters
+                # and leaves the parent's memory as it was
+                saved = (self.shadow, self.edges, self.obj, self.prod)
+                self.shadow = list(self.shadow)
+                self.fresh()
+                self.run_fn(c)
+                children.append(self.finish())
+                self.shadow, self.edges, self.obj, self.prod = saved
+                self.jbn = 0
+            else:
+                self.run_fn(c)
+        return [self.finish()] + children
 
     def load(self, c, a, n):
         by = {}
@@ -342,47 +372,58 @@ def main():
         src = os.path.join(d, 'r%d.c' % seed)
         with open(src, 'w') as fh:
             fh.write(prog.c_source())
-        prog.model()
-        want = {k: (v[0], len(v[1]), v[2]) for k, v in prog.edges.items() if k[0] != k[1]}
+        profiles = prog.model()
         fns = set('f%d' % i for i in range(prog.nf))
         for opt in ('-O0', '-O2'):
             name = 'r%d%s' % (seed, opt)
             exe = os.path.join(d, name)
-            xml = exe + '.xml'
+            for old in os.listdir(d):
+                if old.startswith(name + '.') and old.endswith('.xml'):
+                    os.unlink(os.path.join(d, old))
             cc = subprocess.run(['gcc', '-g', opt, '-fno-builtin', '-pthread', '-o', exe, src],
                                 capture_output=True, text=True)
             if cc.returncode:
                 print('FAIL %s: gcc: %s' % (name, cc.stderr[:500])); nfail += 1; continue
             opts = ['--granularity=%d' % prog.gran] + (['--objects=yes'] if prog.objects else [])
             run = subprocess.run(['valgrind', '-q', '--tool=commprof', '--commprof-out-file=none',
-                                  '--commprof-xml-file=' + xml] + opts + a.vgopt + [exe],
+                                  '--commprof-xml-file=' + exe + '.%p.xml'] + opts + a.vgopt + [exe],
                                  capture_output=True, text=True, env=env, timeout=300)
             if run.returncode:
                 print('FAIL %s: valgrind exit %d: %s' % (name, run.returncode, run.stderr[-500:]))
                 nfail += 1; continue
-            edges, obj, flows = parse_xml(xml, prog.size)
-            got = {k: v for k, v in edges.items() if k[1] in fns and (k[0] in fns or k[0] == UNW)}
+            # the process's profile first, then its children's, by pid (each
+            # child ends before the next fork)
+            xmls = sorted((int(f[len(name) + 1:-4]), os.path.join(d, f)) for f in os.listdir(d)
+                          if f.startswith(name + '.') and f.endswith('.xml'))
             diffs = []
-            for k in sorted(set(want) | set(got)) if not prog.ctl else ():
-                if want.get(k) != got.get(k):
-                    diffs.append('%s -> %s: want %s got %s' % (k[0], k[1], want.get(k), got.get(k)))
-            if prog.objects:
-                if obj is None:
-                    diffs.append('no object of %d bytes' % prog.size)
-                else:
-                    for k, v in prog.obj.items():
-                        if obj[k] != v:
-                            diffs.append('object %s: want %d got %d' % (k, v, obj[k]))
-                wflows = {k: (v[0], len(v[1])) for k, v in prog.edges.items()}
-                for k in sorted(set(wflows) | set(flows)):
-                    if wflows.get(k) != flows.get(k):
-                        diffs.append('flow %s -> buf -> %s: want %s got %s'
-                                     % (k[0], k[1], wflows.get(k), flows.get(k)))
+            if len(xmls) != len(profiles):
+                diffs.append('%d profiles, want %d' % (len(xmls), len(profiles)))
+            for n, ((edges_w, obj_w), (_, xml)) in enumerate(zip(profiles, xmls)):
+                who = 'child %d: ' % n if n else ''
+                want = {k: (v[0], len(v[1]), v[2]) for k, v in edges_w.items() if k[0] != k[1]}
+                edges, obj, flows = parse_xml(xml, prog.size)
+                got = {k: v for k, v in edges.items() if k[1] in fns and (k[0] in fns or k[0] == UNW)}
+                for k in sorted(set(want) | set(got)) if not prog.ctl else ():
+                    if want.get(k) != got.get(k):
+                        diffs.append('%s%s -> %s: want %s got %s'
+                                     % (who, k[0], k[1], want.get(k), got.get(k)))
+                if prog.objects:
+                    if obj is None:
+                        diffs.append('%sno object of %d bytes' % (who, prog.size))
+                    else:
+                        for k, v in obj_w.items():
+                            if obj[k] != v:
+                                diffs.append('%sobject %s: want %d got %d' % (who, k, v, obj[k]))
+                    wflows = {k: (v[0], len(v[1])) for k, v in edges_w.items()}
+                    for k in sorted(set(wflows) | set(flows)):
+                        if wflows.get(k) != flows.get(k):
+                            diffs.append('%sflow %s -> buf -> %s: want %s got %s'
+                                         % (who, k[0], k[1], wflows.get(k), flows.get(k)))
             if diffs:
                 print('FAIL %s (%s, %s): %s' % (name, src, ' '.join(opts), '; '.join(diffs)))
                 nfail += 1
             else:
-                if a.v: print('PASS %s (%d edges)' % (name, len(want)))
+                if a.v: print('PASS %s (%d profiles)' % (name, len(profiles)))
                 else: print('PASS %s' % name)
                 npass += 1
     if not a.keep:

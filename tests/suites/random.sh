@@ -4,10 +4,11 @@
 # tests/random/difftest.py writes programs of random accesses (1 to 32 bytes,
 # unaligned, across 8 KiB shadow chunks, values used or thrown away;
 # read-modify-write; memcpy, memmove and memset; nested calls; threads;
-# signals; sigsetjmp/siglongjmp; a global or a heap buffer), computes the
-# edges they must have from a byte-exact model, builds each with -O0 and -O2,
-# runs commprof at granularity 1, 2, 4 or 8, with --objects=yes or not, and
-# compares its XML: bytes, UnMA and accesses of every edge between the
+# forked children; signals; sigsetjmp/siglongjmp; a global or a heap
+# buffer), computes the edges they must have from a byte-exact model, builds
+# each with -O0 and -O2, runs commprof at granularity 1, 2, 4 or 8, with
+# --objects=yes or not, and compares its XML (the process's and each
+# child's): bytes, UnMA and accesses of every edge between the
 # functions and from (unwritten), the buffer's object and its flows.  Fixed
 # seeds: the same programs on every run (COMMPROF_RANDOM_SEEDS=A:B to try
 # others).
