@@ -5,7 +5,7 @@
 /* ---- decoding: does an instruction have a memory operand? ---- */
 
 /* One-byte opcodes followed by a ModRM byte (64-bit mode; C4, C5 and 0F
-   are handled apart).  A bit per opcode. */
+   are handled apart). */
 static Bool onebyte_modrm(UChar op)
 {
    UInt lo = op & 7;

@@ -19,7 +19,12 @@
  * (VG_(clo_px_file_backed)), so the block is made again with every load,
  * and switched back when that translation arrives.  Code outside file
  * mappings (generated at run time) cannot be made precise this way: its
- * second translation is instrumented as it comes.
+ * second translation is instrumented as it comes.  The bounce continues at
+ * the block's address as an ordinary jump: a block that Valgrind entered
+ * without redirection (the original of a function that a wrapper calls:
+ * only Valgrind's ifunc wrapper does this for commprof) is entered again
+ * through the redirection, so the wrapper runs once more, nested, and
+ * returns the same result.
  *
  * cp_insn_mem_operand is pure: it compiles into the host unit tests
  * (tests/unit/test_deadloads.c).
