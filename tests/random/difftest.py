@@ -239,7 +239,6 @@ class Prog:
                 self.run_fn(c)
                 children.append(self.finish())
                 self.shadow, self.edges, self.obj, self.prod = saved
-                self.jbn = 0
             else:
                 self.run_fn(c)
         return [self.finish()] + children
@@ -325,18 +324,17 @@ class Prog:
         return out
 
 
-def parse_xml(path, size=None):
-    """The cross edges {(p, c): (bytes, unma, accesses)}; with size, also the
-    buffer's object (the heap block or the static buf of that size) as a
-    dict of its counters, and its flows {(p, c): (bytes, unma)}."""
+def parse_xml(path, size):
+    """The cross edges {(p, c): (bytes, unma, accesses)}, the buffer's object
+    (the heap block or the static buf of size bytes; None without
+    --objects=yes) as a dict of its counters, and its flows
+    {(p, c): (bytes, unma)}."""
     r = ET.parse(path).getroot()
     names = {int(f.get('id')): f.get('name') for f in r.findall('functions/function')}
     edges = {}
     for e in r.findall('edges/edge'):
         p, c = names[int(e.get('producer'))], names[int(e.get('consumer'))]
         edges[(p, c)] = (int(e.get('bytes')), int(e.get('unma')), int(e.get('accesses')))
-    if size is None:
-        return edges
     obj, flows = None, {}
     for o in r.iter('object'):
         if o.get('size') == str(size) and (o.get('kind') == 'heap' or o.get('name') == 'buf'):
