@@ -4,7 +4,8 @@
 #  return from main, exit(3) (status kept), SIGSEGV, abort(), SIGTERM from
 #  outside, execve (a profile with <end reason="exec"/> before the new image
 #  runs), a failed execve, fork (parent and child each write their own
-#  complete file, with and without %p in the name), and COMMPROF_DUMP_PROFILE()
+#  complete file, with and without %p in the name), children that exec at
+#  once (vfork, posix_spawn, system()), and COMMPROF_DUMP_PROFILE()
 #  (a file with <end reason="request"/> mid-run, rewritten at exit).
 # Every XML file is validated against docs/commprof.rng and must hold the
 # edge between two known functions; callgrind files must be complete; no
@@ -58,7 +59,9 @@ cat >lc.c <<'CEOF'
 #include <signal.h>
 #include <fcntl.h>
 #include <sys/wait.h>
+#include <spawn.h>
 #include "commprof.h"
+extern char **environ;
 #define NI __attribute__((noinline, noipa))
 
 int buf[256], cbuf[128], lbuf[64];
@@ -126,6 +129,24 @@ int main(int argc, char **argv)
         later_produce(lbuf, 64);
         later_consume(lbuf, 64);
         printf("parent %d child %d status %d\n", (int)getpid(), (int)c, st);
+        return 0;
+    }
+    if (!strcmp(mode, "spawn")) {
+        /* children that exec at once, made by vfork, posix_spawn and
+           system(): each leaves the profile of what it ran before its exec
+           (nothing of the parent's), and the parent's goes on */
+        char *sh[] = { "sh", "-c", "exit 0", (char *)0 };
+        int st[3] = { -1, -1, -1 };
+        pid_t c[2];
+        c[0] = vfork();
+        if (c[0] == 0) { execv("/bin/sh", sh); _exit(127); }
+        waitpid(c[0], &st[0], 0);
+        if (posix_spawn(&c[1], "/bin/sh", NULL, NULL, sh, environ) != 0) return 96;
+        waitpid(c[1], &st[1], 0);
+        st[2] = system("exit 0");
+        later_produce(lbuf, 64);
+        printf("later %ld\n", later_consume(lbuf, 64));
+        printf("parent %d status %d %d %d\n", (int)getpid(), st[0], st[1], st[2]);
         return 0;
     }
     if (!strcmp(mode, "dump")) {
@@ -338,6 +359,45 @@ for variant in pid fixed; do
     if ((n == 4)); then pass "fork-$variant-four-files"; else fail "fork-$variant-four-files" "files: $(ls -A "$d" | tr '\n' ' ')"; fi
     notmp "fork-$variant-no-tmp" "fork-$variant"
 done
+
+# children that exec at once (vfork, posix_spawn, system): the parent's
+# profile holds its work before and after them; each child leaves a profile
+# that ends at its exec and holds none of the parent's edges (its counters
+# start at zero); nothing else
+d=$T/spawn
+run spawn spawn
+line=$(grep '^parent ' "$d/out")
+read -r _ ppid _ st0 st1 st2 <<<"$line"
+if ((rc == 0)) && [[ ${st0:-} == 0 && ${st1:-} == 0 && ${st2:-} == 0 ]] \
+        && grep -q -x "$SUM" "$d/out" && grep -q -x 'later 4032' "$d/out"; then
+    pass spawn-run
+else
+    fail spawn-run "exit status $rc, stdout: $(head -c 300 "$d/out")"
+fi
+px=$d/prof.${ppid:-none}.xml
+why=
+out=$(xmllint --noout --relaxng "$RNG" "$px" 2>&1) || why+="xmllint: $out; "
+out=$(cpcheck expect "$px" reason exit) || why+="$out; "
+out=$(cpcheck edge "$px" produce consume 1024) || why+="$out; "
+out=$(cpcheck edge "$px" later_produce later_consume 256) || why+="$out; "
+out=$(cg_complete "$d/prof.${ppid:-none}.cg") || why+="$out; "
+if [[ -z $why ]]; then pass spawn-parent-profile; else fail spawn-parent-profile "$why"; fi
+why=
+n=0
+for x in "$d"/prof.*.xml; do
+    [[ $x == "$px" || ! -f $x ]] && continue
+    n=$((n + 1))
+    c=${x%.xml}
+    out=$(xmllint --noout --relaxng "$RNG" "$x" 2>&1) || why+="xmllint: $out; "
+    out=$(cpcheck expect "$x" reason exec) || why+="$out; "
+    out=$(cpcheck expect "$x" ppid "$ppid") || why+="$out; "
+    out=$(cpcheck absent "$x" produce consume later_produce later_consume) || why+="$out; "
+    out=$(cg_complete "$c.cg") || why+="$out; "
+done
+# one child each for vfork, posix_spawn and system()
+((n == 3)) || why+="$n child profiles, expected 3: $(ls -A "$d" | tr '\n' ' '); "
+if [[ -z $why ]]; then pass spawn-child-profiles; else fail spawn-child-profiles "$why"; fi
+notmp spawn-no-tmp spawn
 
 # a forked child writes /dev/null and /dev/stdout as they are: no /dev/null.PID
 # beside the device, and both profiles on stdout
