@@ -314,14 +314,8 @@ class Prog:
                         raise LongJmp()
 
     def pieces_down(self, n):
-        """The same from the end down: 16 bytes at a time, then 8, 4, 2, 1."""
-        out, pos = [], n
-        for _ in range(n // 16):
-            pos -= 16; out.append((pos, 16))
-        for w in (8, 4, 2, 1):
-            if n & w:
-                pos -= w; out.append((pos, w))
-        return out
+        """The same from the end down: pieces' mirror image."""
+        return [(n - q - w, w) for q, w in self.pieces(n)]
 
 
 def parse_xml(path, size):
