@@ -13,8 +13,9 @@
  * guest extent (the bounce below discards one guest range; a block in which
  * Valgrind followed a jump into a second extent is left as it is, and none
  * that lost a load was found in bzip2, canny, klt, pipeline, the test
- * programs, Python's start-up or ls): one that has a memory operand (decoded from its bytes: cp_insn_mem_operand) but no
- * memory access left in the block's IR lost its load.  The block is then not
+ * programs, Python's start-up or ls): one that has a memory operand
+ * (decoded from its bytes: cp_insn_mem_operand) but no memory access left
+ * in the block's IR lost its load.  The block is then not
  * instrumented: it is replaced by a block that executes no instruction, asks
  * the scheduler to discard its own translation (an Ijk_InvalICache exit over
  * its guest bytes) and continues at its first instruction.  Meanwhile the
