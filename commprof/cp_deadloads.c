@@ -41,9 +41,13 @@ static Bool twobyte_no_modrm(UChar op)
 }
 
 /* Two-byte opcodes whose memory operand is accessed by no load or store of
-   the IR: prefetches and hint NOPs (0F 0D, 0F 18..1F: nopw/nopl with a
-   memory form, endbr64, the MPX forms), CLFLUSH and friends with the fences
-   (0F AE), the system forms of 0F 00 and 0F 01, and the UD1/UD0 traps. */
+   the IR, or by one the optimiser never deletes: prefetches and hint NOPs
+   (0F 0D, 0F 18..1F: nopw/nopl with a memory form, endbr64, the MPX forms),
+   the 0F AE group (CLFLUSH and the fences access nothing; LDMXCSR's load
+   decides an emulation-warning exit, so it stays even when the next
+   instruction sets MXCSR again; FXSAVE/FXRSTOR and XSAVE/XRSTOR are helper
+   calls, never deleted), the system forms of 0F 00 and 0F 01, and the
+   UD1/UD0 traps. */
 static Bool twobyte_no_access(UChar op)
 {
    return op == 0x0D || (op >= 0x18 && op <= 0x1F) || op == 0xAE

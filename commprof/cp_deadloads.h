@@ -40,7 +40,8 @@
 
 /* Whether the x86-64 instruction of len bytes at code has a memory operand
    that may be read: a ModRM operand that is memory (not LEA, NOP, the
-   prefetch and hint forms, CLFLUSH and the like, which access nothing) or
+   prefetch and hint forms, CLFLUSH and the like, which access nothing, nor
+   the rest of the 0F AE group, whose loads the optimiser never deletes) or
    a moffs load (A0, A1).  Instructions with implicit memory operands only
    (push, pop, string instructions, call, ret) answer False. */
 Bool cp_insn_mem_operand(const UChar* code, UInt len);

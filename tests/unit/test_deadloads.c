@@ -83,6 +83,8 @@ static const Case cases[] = {
    { False, "prefetcht0 (%rdi)", { 0x0f, 0x18, 0x0f }, 3 },
    { False, "prefetchw (%rdi)", { 0x0f, 0x0d, 0x0f }, 3 },
    { False, "clflush (%rdi)", { 0x0f, 0xae, 0x3f }, 3 },
+   /* the 0F AE group is not checked: ldmxcsr's load is never deleted */
+   { False, "ldmxcsr (%rdi)", { 0x0f, 0xae, 0x17 }, 3 },
    { False, "endbr64", { 0xf3, 0x0f, 0x1e, 0xfa }, 4 },
    { False, "mov %eax,%ebx", { 0x89, 0xc3 }, 2 },
    { False, "add $0x5,%eax", { 0x83, 0xc0, 0x05 }, 3 },
