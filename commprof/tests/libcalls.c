@@ -87,6 +87,13 @@ __attribute__((noinline)) void use(void)
     printf("%s %d\n", copy, a + b);
 }
 
+/* the -O0 and -O2 builds run side by side: a file each */
+#ifdef __OPTIMIZE__
+#define TMP "libcalls-O2.tmp"
+#else
+#define TMP "libcalls.tmp"
+#endif
+
 __attribute__((noinline)) void writer(const char* path)
 {
     FILE* f = fopen(path, "w");
@@ -119,10 +126,10 @@ int main(void)
     dup();
     parse();
     use();
-    writer("libcalls.tmp");
-    reader("libcalls.tmp");
+    writer(TMP);
+    reader(TMP);
     printf("%d\n", check());
-    remove("libcalls.tmp");
+    remove(TMP);
     free(copy);
     return 0;
 }

@@ -38,6 +38,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* the -O0 and -O2 builds run side by side: a file each */
+#ifdef __OPTIMIZE__
+#define TMP "libfile-O2.tmp"
+#else
+#define TMP "libfile.tmp"
+#endif
+
 int x, y;
 FILE* f;
 FILE* g;
@@ -49,7 +56,7 @@ __attribute__((noinline)) void set(void)
 
 __attribute__((noinline)) void open_it(void)
 {
-    f = fopen("libfile.tmp", "w");
+    f = fopen(TMP, "w");
     if (!f)
         abort();
 }
@@ -66,7 +73,7 @@ __attribute__((noinline)) void close_it(void)
 
 __attribute__((noinline)) void reopen(void)
 {
-    g = fopen("libfile.tmp", "r");
+    g = fopen(TMP, "r");
     if (!g)
         abort();
 }
@@ -97,6 +104,6 @@ int main(void)
     read_it();
     close2();
     printf("%d\n", use());
-    remove("libfile.tmp");
+    remove(TMP);
     return 0;
 }
