@@ -53,12 +53,16 @@ static void load_extras(UInt p, UInt c, Addr a, SizeT n, CpEdge* e)
       cp_percall_load(cp_ctxs[p].node, n);
 }
 
-/* Loads whose bytes have several producers. */
-static void load_mixed(Addr a, SizeT sz, UInt c)
+/* The producers already counted as an access of a load: one load's, or
+   the loads of one instruction's pieces (see the grouped accesses below). */
+#define CP_SEEN_MAX 128
+typedef struct { UInt n; UInt p[CP_SEEN_MAX]; UInt c[CP_SEEN_MAX]; } CpSeen;
+
+/* The bytes [a, a+sz) of a load by context c, run by run of one producer;
+   each edge counts an access once per load (seen). */
+static void load_runs(Addr a, SizeT sz, UInt c, CpSeen* seen)
 {
    Addr end = a + sz;
-   UInt seen[128];            /* producers already counted as an access */
-   UInt nseen = 0;
    Addr x = a;
    while (x < end) {
       CpWriter p;
@@ -67,20 +71,32 @@ static void load_mixed(Addr a, SizeT sz, UInt c)
       e->bytes += y - x;
       cp_addrset_add_range(&e->addrs, x, y - x);
       Bool dup = False, same_node = False;
-      for (UInt i = 0; i < nseen; i++) {
-         if (seen[i] == p) { dup = True; break; }
-         if (cp_ctxs[seen[i]].node == cp_ctxs[p].node) same_node = True;
+      for (UInt i = 0; i < seen->n; i++) {
+         if (seen->c[i] != c) continue;
+         if (seen->p[i] == p) { dup = True; break; }
+         if (cp_ctxs[seen->p[i]].node == cp_ctxs[p].node) same_node = True;
       }
       if (!dup) {
          e->accesses++;
          /* the same load already counts for this producer function through
             another of its threads: the function-level edge counts it once */
          if (same_node) e->dup_accesses++;
-         if (nseen < 128) seen[nseen++] = p;
+         if (seen->n < CP_SEEN_MAX) {
+            seen->p[seen->n] = p;
+            seen->c[seen->n++] = c;
+         }
       }
       if (UNLIKELY(cp_load_extras)) load_extras(p, c, x, y - x, e);
       x = y;
    }
+}
+
+/* Loads whose bytes have several producers. */
+static void load_mixed(Addr a, SizeT sz, UInt c)
+{
+   CpSeen seen;
+   seen.n = 0;
+   load_runs(a, sz, c, &seen);
 }
 
 /* The edge (p, c) of a load by node n that is none of the CP_NODE_ECACHE
@@ -194,33 +210,80 @@ static inline __attribute__((always_inline)) void charged(CpNode* sn, CpNode** n
    }
 }
 
+/* An instruction whose one memory operand VEX makes several accesses
+   (pieces): FXSAVE, FXRSTOR, XSAVE and XRSTOR (a helper call for the x87
+   part, another for MXCSR, which the first covers too, an access per vector
+   register), the AVX masked moves and the gathers (an access per element);
+   or that reads two operands (cmps).  The generated code calls
+   cp_h_group_begin before such an instruction's accesses and
+   cp_h_group_access for each of them: the instruction is one load (one
+   store) for each node it is charged to, an access once for each edge and
+   object, and a byte that two pieces of the same direction cover counts
+   once. */
+#define GROUP_PIECES 64
+typedef struct { UInt n; Addr lo[GROUP_PIECES]; Addr hi[GROUP_PIECES]; } Pieces;
+#define GROUP_NODES 4
+enum { G_LOAD = 1, G_STACK_LOAD = 2, G_STORE = 4, G_STACK_STORE = 8 };
+static struct {
+   Pieces ld, st;                  /* the pieces so far, of each direction */
+   UInt nn;                        /* nodes charged so far, and what counted */
+   CpNode* node[GROUP_NODES];
+   UInt done[GROUP_NODES];
+   CpSeen seen;                    /* the edges that counted an access */
+} grp;
+
+/* Is this the first piece of the instruction that counts what (G_...) for
+   node n? */
+static Bool group_first(CpNode* n, UInt what)
+{
+   UInt i = 0;
+   while (i < grp.nn && grp.node[i] != n) i++;
+   if (i == grp.nn) {
+      if (grp.nn == GROUP_NODES) return True;
+      grp.node[i] = n;
+      grp.done[i] = 0;
+      grp.nn++;
+   }
+   if (grp.done[i] & what) return False;
+   grp.done[i] |= what;
+   return True;
+}
+
 /* One access of kind k (load, store or both) of sz bytes at a, charged to
-   node n and context c. */
+   node n and context c; grouped: a piece of an instruction's operand (see
+   above). */
 static inline __attribute__((always_inline)) void access_as(Addr a, UWord sz, CpNode* n, UInt c,
-                                                            UInt k, Bool objects)
+                                                            UInt k, Bool objects, Bool grouped)
 {
    Bool stack = on_current_stack(a);
    if (UNLIKELY(stack) && cp_ignore_stack) return;
    Bool counting = cp_collect_mask != 0;
    if ((k & K_LOAD) && counting) {
-      n->loads++;
+      if (!grouped || group_first(n, G_LOAD)) n->loads++;
       n->bytes_read += sz;
       if (UNLIKELY(stack)) {
-         n->stack_loads++;
+         if (!grouped || group_first(n, G_STACK_LOAD)) n->stack_loads++;
          n->stack_bytes_read += sz;
       }
-      if (objects) cp_objects_load(a, sz, c, n);
-      do_load(a, sz, c, n);
+      if (objects) {
+         if (grouped) cp_objects_load_grouped(a, sz, c, n);
+         else cp_objects_load(a, sz, c, n);
+      }
+      if (grouped) load_runs(a, sz, c, &grp.seen);
+      else do_load(a, sz, c, n);
    }
    if (k & K_STORE) {
       if (counting) {
-         n->stores++;
+         if (!grouped || group_first(n, G_STORE)) n->stores++;
          n->bytes_written += sz;
          if (UNLIKELY(stack)) {
-            n->stack_stores++;
+            if (!grouped || group_first(n, G_STACK_STORE)) n->stack_stores++;
             n->stack_bytes_written += sz;
          }
-         if (objects) cp_objects_store(a, sz, n);
+         if (objects) {
+            if (grouped) cp_objects_store_grouped(a, sz, n);
+            else cp_objects_store(a, sz, n);
+         }
       }
       /* the producer is recorded even while not collecting, so that what is
          read after collection starts is attributed right */
@@ -238,7 +301,7 @@ static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNod
    CpNode* n;
    UInt c;
    charged(sn, &n, &c);
-   access_as(a, sz, n, c, k, objects);
+   access_as(a, sz, n, c, k, objects, False);
 }
 
 VG_REGPARM(3) void cp_h_load_n   (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_LOAD,   False); }
@@ -511,10 +574,10 @@ CP_SIZED_HELPERS(32)
 /* An access of a run-time library's code to the library's own data (see
    cp_access.h): charged to (library data) of the running thread, not to a
    region or a caller context, and never to a data object. */
-static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k)
+static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k, Bool grouped)
 {
    CpNode* n = cp_node_libdata();
-   access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False);
+   access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False, grouped);
 }
 
 static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibData* d)
@@ -534,11 +597,14 @@ static inline Bool lib_frame(Addr a)
    return a < cp_libreads.sp && a >= cp_cur_stack_lo;
 }
 
+static void group_part(Addr a, UWord sz, CpNode* sn, UInt k);
+
 /* A load of sz bytes at a of memory the library does not own: the bytes
    the current library call has read already do not count again (see
    cp_libreads.h).  True: count the whole access as the "_d" helpers do;
-   False: done here (nothing new, or the new bytes counted run by run). */
-static __attribute__((noinline)) Bool lib_load_once(Addr a, UWord sz)
+   False: done here (nothing new, or the new bytes counted run by run, as
+   pieces of the instruction's operand if grouped). */
+static __attribute__((noinline)) Bool lib_load_once(Addr a, UWord sz, Bool grouped)
 {
    if (lib_frame(a) || sz > 64) return True;
    ULong fresh = cp_libreads_load(&cp_libreads, a, (UInt)sz);
@@ -548,7 +614,8 @@ static __attribute__((noinline)) Bool lib_load_once(Addr a, UWord sz)
       UInt from = (UInt)__builtin_ctzll(fresh);
       UInt to = from;
       while (to < sz && (fresh >> to & 1)) to++;
-      if (cp_clo.objects) cp_h_load_do(a + from, to - from);
+      if (grouped) group_part(a + from, to - from, NULL, K_LOAD);
+      else if (cp_clo.objects) cp_h_load_do(a + from, to - from);
       else cp_h_load_d(a + from, to - from);
       fresh &= ~((to == 64 ? ~0ULL : (1ULL << to) - 1));
    }
@@ -563,13 +630,28 @@ static inline void lib_written(Addr a, UWord sz)
       cp_libreads_store(&cp_libreads, a, sz);
 }
 
-/* Anything else is the "_d" helper's (the "_do" one with --objects), once
-   the library call's reads have their say. */
+/* What an access of kind k of a library's code (data d) does before the
+   "_d" helper's part: an access to the library's own data is (library
+   data)'s, a load counts only the bytes new to the library call, a store
+   makes its bytes count again.  True: the caller counts the whole access
+   as the "_d" helpers do (as pieces of an instruction's operand if
+   grouped); False: done. */
+static inline __attribute__((always_inline)) Bool lib_first(Addr a, UWord sz, const CpLibData* d,
+                                                            UInt k, Bool grouped)
+{
+   if (lib_own(a, d)) {
+      lib_data_access(a, sz, k, grouped);
+      return False;
+   }
+   if (k == K_LOAD) return lib_load_once(a, sz, grouped);
+   lib_written(a, sz);
+   return True;
+}
+
+/* Anything else is the "_d" helper's (the "_do" one with --objects). */
 #define CP_LIB_HELPERS(KIND, K) \
    VG_REGPARM(3) void cp_h_##KIND##_l(Addr a, UWord sz, const CpLibData* d) \
-   { if (lib_own(a, d)) { lib_data_access(a, sz, K); return; } \
-     if (K == K_LOAD) { if (!lib_load_once(a, sz)) return; } \
-     else lib_written(a, sz); \
+   { if (!lib_first(a, sz, d, K, False)) return; \
      if (cp_clo.objects) cp_h_##KIND##_do(a, sz); \
      else cp_h_##KIND##_d(a, sz); }
 CP_LIB_HELPERS(load, K_LOAD)
@@ -579,20 +661,86 @@ CP_LIB_HELPERS(modify, K_MODIFY)
 /* Without --objects, for the common sizes. */
 #define CP_SIZED_LIB_HELPERS(SZ) \
    VG_REGPARM(2) void cp_h_load_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_LOAD); \
-     else if (lib_load_once(a, SZ)) cp_h_load_d##SZ(a); } \
+   { if (lib_first(a, SZ, d, K_LOAD, False)) cp_h_load_d##SZ(a); } \
    VG_REGPARM(2) void cp_h_store_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_STORE); \
-     else { lib_written(a, SZ); cp_h_store_d##SZ(a); } } \
+   { if (lib_first(a, SZ, d, K_STORE, False)) cp_h_store_d##SZ(a); } \
    VG_REGPARM(2) void cp_h_modify_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_own(a, d)) lib_data_access(a, SZ, K_MODIFY); \
-     else { lib_written(a, SZ); cp_h_modify_d##SZ(a); } }
+   { if (lib_first(a, SZ, d, K_MODIFY, False)) cp_h_modify_d##SZ(a); }
 CP_SIZED_LIB_HELPERS(1)
 CP_SIZED_LIB_HELPERS(2)
 CP_SIZED_LIB_HELPERS(4)
 CP_SIZED_LIB_HELPERS(8)
 CP_SIZED_LIB_HELPERS(16)
 CP_SIZED_LIB_HELPERS(32)
+
+/* ---- the pieces of an instruction's memory operand (see grp) ---- */
+
+void cp_h_group_begin(void)
+{
+   grp.ld.n = grp.st.n = 0;
+   grp.nn = 0;
+   grp.seen.n = 0;
+   if (cp_clo.objects) cp_objects_group_begin();
+}
+
+/* The parts of [a, e) that no piece of ps covers, into lo[] and hi[] (at
+   most ps->n + 1 of them); then [a, e) is a piece of ps. */
+static UInt new_parts(Pieces* ps, Addr a, Addr e, Addr* lo, Addr* hi)
+{
+   UInt k = 0;
+   Addr x = a;
+   while (x < e) {
+      Addr covered = x, next = e;
+      for (UInt i = 0; i < ps->n; i++) {
+         if (ps->lo[i] <= x && x < ps->hi[i]) {
+            if (ps->hi[i] > covered) covered = ps->hi[i];
+         } else if (ps->lo[i] > x && ps->lo[i] < next) {
+            next = ps->lo[i];
+         }
+      }
+      if (covered > x) {
+         x = covered < e ? covered : e;
+      } else {
+         lo[k] = x;
+         hi[k++] = next;
+         x = next;
+      }
+   }
+   if (ps->n < GROUP_PIECES) {
+      ps->lo[ps->n] = a;
+      ps->hi[ps->n++] = e;
+   }
+   return k;
+}
+
+/* The bytes [a, a+sz) of a piece that count, of kind k (a load or a
+   store), by the code of node function sn (NULL: code outside the nodes),
+   as the other helpers charge them. */
+static void group_part(Addr a, UWord sz, CpNode* sn, UInt k)
+{
+   CpNode* n;
+   UInt c;
+   charged(sn, &n, &c);
+   access_as(a, sz, n, c, k, cp_clo.objects, True);
+}
+
+/* A piece of kind k of sz bytes at a, by the code of node function sn, or
+   by a run-time library's code (sn NULL, d its data as for the "_l"
+   helpers), or by other code (both NULL). */
+void cp_h_group_access(Addr a, UWord sz, CpNode* sn, const CpLibData* d, UWord k)
+{
+   Addr lo[GROUP_PIECES + 1], hi[GROUP_PIECES + 1];
+   for (UInt dir = K_LOAD; dir <= K_STORE; dir <<= 1) {
+      if (!(k & dir)) continue;
+      UInt m = new_parts(dir == K_LOAD ? &grp.ld : &grp.st, a, a + sz, lo, hi);
+      for (UInt j = 0; j < m; j++) {
+         Addr x = lo[j];
+         UWord len = hi[j] - lo[j];
+         if (d && !sn && !lib_first(x, len, d, dir, True)) continue;
+         group_part(x, len, sn, dir);
+      }
+   }
+}
 
 /* ---- writes that do not come from a store of the program ---- */
 

@@ -86,6 +86,17 @@ CP_SIZED_LIB_HELPER_DECLS(8)
 CP_SIZED_LIB_HELPER_DECLS(16)
 CP_SIZED_LIB_HELPER_DECLS(32)
 
+/* The accesses of an instruction whose one memory operand VEX makes
+   several accesses (pieces: FXSAVE/FXRSTOR, XSAVE/XRSTOR, AVX masked moves,
+   gathers), or that reads two operands (cmps): cp_h_group_begin before
+   them, then cp_h_group_access for each,
+   k = 1 (load), 2 (store) or 3 (both), with the node of the code (sn), or
+   the library's data (d, sn NULL) as for the "_l" helpers, or neither.  The
+   instruction is one load (one store) for each node it is charged to, one
+   access for each edge and object; a byte two pieces cover counts once. */
+void cp_h_group_begin(void);
+void cp_h_group_access(Addr a, UWord sz, CpNode* sn, const CpLibData* d, UWord k);
+
 /* The running thread's library call and its reads (the generated code
    starts a call, cp_thread_switch keeps one per thread). */
 extern CpLibReads cp_libreads;

@@ -934,19 +934,41 @@ static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
    load) has made none of its accesses, and when a signal handler makes it
    run again its accesses count once.  The helpers see the shadow map as the
    accesses did: nothing else changes it in between. */
-#define MAX_INSN_ACCESSES 32
+#define MAX_INSN_ACCESSES 64      /* XSAVE with AVX: 35 */
 typedef struct {
    AccKind k; IRExpr* addr; Int size; CpNode* node; const CpLibData* lib; IRExpr* guard;
    ULong pend_n;                 /* for --objects: instructions of the run so far */
 } DeferredAccess;
 typedef struct { DeferredAccess a[MAX_INSN_ACCESSES]; UInt n; } InsnAccesses;
 
+/* An instruction is at most one load and one store (docs/definitions.md).
+   One with several loads or several stores in the IR (VEX made its memory
+   operand several accesses: FXSAVE, XSAVE, masked moves, gathers; or it
+   reads two operands: cmps) has its accesses go to the group helpers, which
+   count it once and each of its bytes once (cp_access.h). */
 static void flush_accesses(IRSB* sb, InsnAccesses* acc)
 {
+   UInt loads = 0, stores = 0;
+   for (UInt j = 0; j < acc->n; j++) {
+      if (acc->a[j].k != ACC_STORE) loads++;
+      if (acc->a[j].k != ACC_LOAD) stores++;
+   }
+   Bool group = loads > 1 || stores > 1;
+   if (group) add_dirty(sb, 0, "cp_h_group_begin", cp_h_group_begin, mkIRExprVec_0(), NULL);
    for (UInt j = 0; j < acc->n; j++) {
       DeferredAccess* d = &acc->a[j];
       if (cp_clo.objects) emit_insn_offset(sb, d->pend_n);
-      emit_access(sb, d->k, d->addr, d->size, d->node, d->lib, d->guard);
+      if (group) {
+         static const UWord kinds[] = { [ACC_LOAD] = 1, [ACC_STORE] = 2, [ACC_MODIFY] = 3 };
+         add_dirty(sb, 0, "cp_h_group_access", cp_h_group_access,
+                   mkIRExprVec_5(d->addr, mkIRExpr_HWord((HWord)d->size),
+                                 mkIRExpr_HWord((HWord)d->node),
+                                 mkIRExpr_HWord((HWord)(d->node ? NULL : d->lib)),
+                                 mkIRExpr_HWord(kinds[d->k])),
+                   d->guard);
+      } else {
+         emit_access(sb, d->k, d->addr, d->size, d->node, d->lib, d->guard);
+      }
    }
    acc->n = 0;
 }
@@ -1008,6 +1030,47 @@ static void defer_access(IRSB* sb, InsnAccesses* acc, ULong pend_n, AccKind k,
    d->lib = cur_lib && is_fs_addr(addr) ? &lib_everywhere : cur_lib;
    d->guard = guard;
    d->pend_n = pend_n;
+}
+
+/* Is atom e, at statement i of sbIn, the guest stack pointer (offset sp in
+   the guest state)?  It is if the last write of the stack pointer before i
+   put e, or if there is none after e was read from it. */
+static Bool is_sp_value(const IRSB* sbIn, Int i, const IRExpr* e, Int sp)
+{
+   if (e->tag != Iex_RdTmp) return False;
+   IRTemp t = e->Iex.RdTmp.tmp;
+   for (Int j = i - 1; j >= 0; j--) {
+      const IRStmt* st = sbIn->stmts[j];
+      if (st->tag == Ist_Put && st->Ist.Put.offset == sp) {
+         const IRExpr* d = st->Ist.Put.data;
+         return d->tag == Iex_RdTmp && d->Iex.RdTmp.tmp == t;
+      }
+      if (st->tag == Ist_WrTmp && st->Ist.WrTmp.tmp == t) {
+         const IRExpr* d = st->Ist.WrTmp.data;
+         return d->tag == Iex_Get && d->Iex.Get.offset == sp && d->Iex.Get.ty == Ity_I64;
+      }
+   }
+   return False;
+}
+
+/* VEX's gathers load an element whose mask bit is clear from the stack
+   pointer instead, so that the load cannot fault, and drop the value: that
+   load's address is ITE(cond, element, sp), made by the same instruction.
+   The guard of the access of a load from addr (at statement i) is that cond;
+   NULL (always) for any other load. */
+static IRExpr* gather_guard(const IRSB* sbIn, Int i, const IRExpr* addr, Int sp)
+{
+   if (addr->tag != Iex_RdTmp) return NULL;
+   for (Int j = i - 1; j >= 0; j--) {
+      const IRStmt* st = sbIn->stmts[j];
+      if (st->tag == Ist_IMark) return NULL;
+      if (st->tag == Ist_WrTmp && st->Ist.WrTmp.tmp == addr->Iex.RdTmp.tmp) {
+         const IRExpr* d = st->Ist.WrTmp.data;
+         if (d->tag != Iex_ITE || !is_sp_value(sbIn, j, d->Iex.ITE.iffalse, sp)) return NULL;
+         return d->Iex.ITE.cond;
+      }
+   }
+   return NULL;
 }
 
 /* Does an exit of this kind mean that its instruction faulted (so that
@@ -1143,8 +1206,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                break;                                    /* control flow */
             if (n_insn_loads < MAX_INSN_LOADS)
                insn_loads[n_insn_loads++] = st->Ist.WrTmp.tmp;
-            ACCESS(ACC_LOAD, data->Iex.Load.addr,
-                        sizeofIRType(data->Iex.Load.ty), node, NULL);
+            ACCESS(ACC_LOAD, data->Iex.Load.addr, sizeofIRType(data->Iex.Load.ty), node,
+                   gather_guard(sbIn, i, data->Iex.Load.addr, layout->offset_SP));
          }
          break;
       }

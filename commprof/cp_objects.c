@@ -919,19 +919,45 @@ static inline __attribute__((always_inline)) void mark_produced(Instance* in, Cp
    mark_produced_slow(in, o, a, len);
 }
 
+/* The objects that the pieces of one instruction's memory operand (see
+   cp_access.c) have counted a read or a write of already: the instruction
+   is one access to each object its pieces touch. */
+#define GROUP_OBJECTS 16
+static struct { UInt n; UInt obj[GROUP_OBJECTS]; Bool write[GROUP_OBJECTS]; } group;
+
+void cp_objects_group_begin(void)
+{
+   group.n = 0;
+}
+
+/* Is this the first piece of the instruction to read (write) obj? */
+static Bool group_first(UInt obj, Bool is_write)
+{
+   for (UInt i = 0; i < group.n; i++)
+      if (group.obj[i] == obj && group.write[i] == is_write) return False;
+   if (group.n < GROUP_OBJECTS) {
+      group.obj[group.n] = obj;
+      group.write[group.n++] = is_write;
+   }
+   return True;
+}
+
 /* The counts of an access to the part [a, a+sz) of one object, for loads
-   and stores alike. */
-static inline __attribute__((always_inline)) CpObject* count_part(Addr a, SizeT sz, CpNode* n, UInt obj, Bool is_write)
+   and stores alike; grouped: a piece of an instruction's operand, which
+   counts as an access only if it is the instruction's first to the object. */
+static inline __attribute__((always_inline)) CpObject* count_part(Addr a, SizeT sz, CpNode* n, UInt obj,
+                                                                  Bool is_write, Bool grouped)
 {
    CpObject* o = cp_objects[obj];
+   Bool first = !grouped || group_first(obj, is_write);
    if (is_write) {
-      o->writes++;
+      if (first) o->writes++;
       o->write_bytes += sz;
    } else {
-      o->reads++;
+      if (first) o->reads++;
       o->read_bytes += sz;
    }
-   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, is_write);
+   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, is_write, first);
    touch(o);
    region_bytes(o, n, a, sz, !is_write);
    return o;
@@ -948,9 +974,9 @@ static inline __attribute__((always_inline)) void credit_flow(CpObject* o, UInt 
 }
 
 /* The part [a, a+sz) of a load that lies in one object. */
-static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
+static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1, Bool grouped)
 {
-   CpObject* o = count_part(a, sz, n, obj, False);
+   CpObject* o = count_part(a, sz, n, obj, False, grouped);
    if (!o->selected) return;
    UInt oc = obj_consumer(c, obj);
    /* the flows, by runs of bytes with one producer */
@@ -965,7 +991,8 @@ static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1)
 
 /* An access that spans several objects is an access to each of them, with
    the bytes that lie in it. */
-void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
+static inline __attribute__((always_inline)) void objects_load(Addr a, SizeT sz, UInt c, CpNode* n,
+                                                               Bool grouped)
 {
    Addr end = a + sz;
    while (a < end) {
@@ -973,10 +1000,29 @@ void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)
       Addr e;
       Bool found = object_at(a, &obj, &inst1, &e);
       if (e > end || e <= a) e = end;
-      if (found) load_part(a, e - a, c, n, obj, inst1);
+      if (found) load_part(a, e - a, c, n, obj, inst1, grouped);
       a = e;
    }
 }
+
+static inline __attribute__((always_inline)) void objects_store(Addr a, SizeT sz, CpNode* n,
+                                                                Bool grouped)
+{
+   Addr end = a + sz;
+   while (a < end) {
+      UInt obj, inst1;
+      Addr e;
+      Bool found = object_at(a, &obj, &inst1, &e);
+      if (e > end || e <= a) e = end;
+      if (found) count_part(a, e - a, n, obj, True, grouped);
+      a = e;
+   }
+}
+
+void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)         { objects_load(a, sz, c, n, False); }
+void cp_objects_load_grouped(Addr a, SizeT sz, UInt c, CpNode* n) { objects_load(a, sz, c, n, True); }
+void cp_objects_store(Addr a, SizeT sz, CpNode* n)                { objects_store(a, sz, n, False); }
+void cp_objects_store_grouped(Addr a, SizeT sz, CpNode* n)        { objects_store(a, sz, n, True); }
 
 void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p)
 {
@@ -986,24 +1032,11 @@ void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p)
    if (LIKELY(e > a) && LIKELY(a + sz <= e)) {
       /* the common cases: an access within one object, or in none */
       if (!found) return;
-      CpObject* o = count_part(a, sz, n, obj, False);
+      CpObject* o = count_part(a, sz, n, obj, False, False);
       if (o->selected) credit_flow(o, inst1, p, obj_consumer(c, obj), a, sz);
       return;
    }
    cp_objects_load(a, sz, c, n);
-}
-
-void cp_objects_store(Addr a, SizeT sz, CpNode* n)
-{
-   Addr end = a + sz;
-   while (a < end) {
-      UInt obj, inst1;
-      Addr e;
-      Bool found = object_at(a, &obj, &inst1, &e);
-      if (e > end || e <= a) e = end;
-      if (found) count_part(a, e - a, n, obj, True);
-      a = e;
-   }
 }
 
 /* ------------------------------ reports ------------------------------- */

@@ -83,6 +83,12 @@ void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n);
 void cp_objects_store(Addr a, SizeT sz, CpNode* n);
 /* The same as cp_objects_load when every byte of [a, a+sz) has producer p. */
 void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p);
+/* The same for a piece of an instruction's memory operand (cp_access.c's
+   grouped accesses): the bytes count, the access only for the first piece
+   of the instruction to each object, since cp_objects_group_begin. */
+void cp_objects_group_begin(void);
+void cp_objects_load_grouped(Addr a, SizeT sz, UInt c, CpNode* n);
+void cp_objects_store_grouped(Addr a, SizeT sz, CpNode* n);
 
 /* In a forked child: start counting afresh. */
 void cp_objects_after_fork(void);

@@ -114,10 +114,11 @@ void cp_percall_load(UInt producer_node, SizeT n)
    producer_slot(top(), producer_node)->bytes += n;
 }
 
-void cp_percall_object(UInt object, Addr a, SizeT n, Bool is_write)
+void cp_percall_object(UInt object, Addr a, SizeT n, Bool is_write, Bool access)
 {
    CpPcObject* o = object_slot(top(), object);
    if (is_write) o->written_bytes += n; else o->read_bytes += n;
+   if (!access) return;
    /* stride in elements of this access's size: 1 (or 0, the same element)
       scores 1, s scores 1/s */
    ULong stride = 1;

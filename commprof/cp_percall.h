@@ -45,7 +45,9 @@ void cp_percall_leave(UInt thread);
 void cp_percall_switch(UInt thread);
 /* Accesses while a call is in progress. */
 void cp_percall_load(UInt producer_node, SizeT n);
-void cp_percall_object(UInt object, Addr a, SizeT n, Bool is_write);
+/* n bytes at a of object read or written; access: they are an access of
+   their own (False: more pieces of an instruction's access, cp_access.c). */
+void cp_percall_object(UInt object, Addr a, SizeT n, Bool is_write, Bool access);
 
 /* In a forked child: only its own calls. */
 void cp_percall_after_fork(void);
