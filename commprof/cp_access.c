@@ -742,6 +742,18 @@ void cp_h_group_access(Addr a, UWord sz, CpNode* sn, const CpLibData* d, UWord k
    }
 }
 
+void cp_h_masked_store(Addr a, UWord sz, ULong lo, ULong hi, CpNode* sn, const CpLibData* d)
+{
+   cp_h_group_begin();
+   UWord i = 0;
+   while (i < sz) {
+      UWord j = i;
+      while (j < sz && (((j < 8 ? lo >> (8 * j) : hi >> (8 * (j - 8))) & 0x80) != 0)) j++;
+      if (j > i) cp_h_group_access(a + i, j - i, sn, d, K_STORE);
+      i = j + 1;
+   }
+}
+
 /* ---- writes that do not come from a store of the program ---- */
 
 void cp_record_write(Addr a, SizeT len, UInt w)

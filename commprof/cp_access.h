@@ -97,6 +97,11 @@ CP_SIZED_LIB_HELPER_DECLS(32)
 void cp_h_group_begin(void);
 void cp_h_group_access(Addr a, UWord sz, CpNode* sn, const CpLibData* d, UWord k);
 
+/* MASKMOVDQU (sz 16) or MASKMOVQ (sz 8) at a: a store of the bytes whose
+   mask byte (lo: bytes 0 to 7, hi: 8 to 15) has its top bit set, by the
+   code of node function sn, or a library's (d), as cp_h_group_access. */
+void cp_h_masked_store(Addr a, UWord sz, ULong lo, ULong hi, CpNode* sn, const CpLibData* d);
+
 /* The running thread's library call and its reads (the generated code
    starts a call, cp_thread_switch keeps one per thread). */
 extern CpLibReads cp_libreads;

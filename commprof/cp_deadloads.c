@@ -54,19 +54,35 @@ static Bool twobyte_no_access(UChar op)
           || op == 0x00 || op == 0x01 || op == 0xB9 || op == 0xFF;
 }
 
-Bool cp_insn_mem_operand(const UChar* code, UInt len)
+/* The legacy prefixes and REX at the start of code: the index of the byte
+   after them; *has66: an operand-size prefix among them; *rex: the last REX
+   byte (0 if none). */
+static UInt skip_prefixes(const UChar* code, UInt len, Bool* has66, UChar* rex)
 {
    UInt i = 0;
-   /* legacy prefixes and REX */
+   *has66 = False;
+   *rex = 0;
    while (i < len) {
       UChar b = code[i];
-      if (b == 0x26 || b == 0x2E || b == 0x36 || b == 0x3E || b == 0x64 || b == 0x65
-          || b == 0x66 || b == 0x67 || b == 0xF0 || b == 0xF2 || b == 0xF3
-          || (b >= 0x40 && b <= 0x4F))
-         i++;
-      else
+      if (b >= 0x40 && b <= 0x4F) {
+         *rex = b;
+      } else if (b == 0x26 || b == 0x2E || b == 0x36 || b == 0x3E || b == 0x64 || b == 0x65
+                 || b == 0x66 || b == 0x67 || b == 0xF0 || b == 0xF2 || b == 0xF3) {
+         if (b == 0x66) *has66 = True;
+         *rex = 0;                          /* a REX counts only right before the opcode */
+      } else {
          break;
+      }
+      i++;
    }
+   return i;
+}
+
+Bool cp_insn_mem_operand(const UChar* code, UInt len)
+{
+   Bool has66;
+   UChar rex;
+   UInt i = skip_prefixes(code, len, &has66, &rex);
    if (i >= len) return False;
    UChar op = code[i++];
    Bool modrm;
@@ -103,6 +119,32 @@ Bool cp_insn_mem_operand(const UChar* code, UInt len)
    }
    if (!modrm || i >= len) return False;
    return (code[i] >> 6) != 3;
+}
+
+Int cp_insn_maskmov(const UChar* code, UInt len, Bool* mmx)
+{
+   Bool has66;
+   UChar rex;
+   UInt i = skip_prefixes(code, len, &has66, &rex);
+   UInt b = 0;                                  /* ModRM.rm's extension */
+   *mmx = False;
+   if (i + 1 < len && code[i] == 0x0F && code[i + 1] == 0xF7) {
+      i += 2;
+      *mmx = !has66;
+      if (!*mmx && (rex & 1)) b = 8;
+   } else if (i + 2 < len && code[i] == 0xC5) {
+      if ((code[i + 1] & 3) != 1 || code[i + 2] != 0xF7) return -1;     /* pp = 66 */
+      i += 3;
+   } else if (i + 3 < len && code[i] == 0xC4) {
+      if ((code[i + 1] & 0x1F) != 1 || (code[i + 2] & 3) != 1 || code[i + 3] != 0xF7)
+         return -1;                                                  /* map 0F, pp = 66 */
+      if (!(code[i + 1] & 0x20)) b = 8;                              /* VEX.B, inverted */
+      i += 4;
+   } else {
+      return -1;
+   }
+   if (i >= len || (code[i] >> 6) != 3) return -1;
+   return (Int)((code[i] & 7) | b);
 }
 
 #ifndef CP_HOST_TEST

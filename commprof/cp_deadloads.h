@@ -30,8 +30,8 @@
  * through the redirection, so the wrapper runs once more, nested, and
  * returns the same result.
  *
- * cp_insn_mem_operand is pure: it compiles into the host unit tests
- * (tests/unit/test_deadloads.c).
+ * cp_insn_mem_operand and cp_insn_maskmov are pure: they compile into the
+ * host unit tests (tests/unit/test_deadloads.c).
  */
 #ifndef CP_DEADLOADS_H
 #define CP_DEADLOADS_H
@@ -45,6 +45,12 @@
    a moffs load (A0, A1).  Instructions with implicit memory operands only
    (push, pop, string instructions, call, ret) answer False. */
 Bool cp_insn_mem_operand(const UChar* code, UInt len);
+
+/* If the instruction is MASKMOVDQU or VMASKMOVDQU (MASKMOVQ: *mmx), the
+   number of the register that holds its byte mask (ModRM.rm); else -1.
+   Valgrind carries these masked stores out as a load of all the bytes at
+   (%rdi) and a store of all of them, the unselected ones unchanged. */
+Int cp_insn_maskmov(const UChar* code, UInt len, Bool* mmx);
 
 #ifndef CP_HOST_TEST
 #include "pub_tool_tooliface.h"

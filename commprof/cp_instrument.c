@@ -938,8 +938,31 @@ static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
 typedef struct {
    AccKind k; IRExpr* addr; Int size; CpNode* node; const CpLibData* lib; IRExpr* guard;
    ULong pend_n;                 /* for --objects: instructions of the run so far */
+   Int maskreg;                  /* a masked store (maskmovdqu): its mask register, else -1 */
+   Bool mmx;                     /* ... an MMX one (maskmovq) */
 } DeferredAccess;
 typedef struct { DeferredAccess a[MAX_INSN_ACCESSES]; UInt n; } InsnAccesses;
+
+/* MASKMOVDQU and MASKMOVQ store the bytes whose mask byte (in the register
+   d->maskreg) has its top bit set; Valgrind stores all of them (the others
+   unchanged), after a load of them all that the program does not make,
+   which the instrumenter leaves out. */
+static void emit_masked_store(IRSB* sb, const DeferredAccess* d)
+{
+#if defined(VGA_amd64)
+   Int off = d->mmx ? (Int)offsetof(VexGuestAMD64State, guest_FPREG) + 8 * d->maskreg
+                    : (Int)offsetof(VexGuestAMD64State, guest_YMM0) + 32 * d->maskreg;
+   IRExpr* lo = assign(sb, Ity_I64, IRExpr_Get(off, Ity_I64));
+   IRExpr* hi = d->mmx ? mkIRExpr_HWord(0) : assign(sb, Ity_I64, IRExpr_Get(off + 8, Ity_I64));
+   add_dirty(sb, 0, "cp_h_masked_store", cp_h_masked_store,
+             mkIRExprVec_6(d->addr, mkIRExpr_HWord((HWord)d->size), lo, hi,
+                           mkIRExpr_HWord((HWord)d->node),
+                           mkIRExpr_HWord((HWord)(d->node ? NULL : d->lib))),
+             d->guard);
+#else
+   tl_assert(0);
+#endif
+}
 
 /* An instruction is at most one load and one store (docs/definitions.md).
    One with several loads or several stores in the IR (VEX made its memory
@@ -958,7 +981,9 @@ static void flush_accesses(IRSB* sb, InsnAccesses* acc)
    for (UInt j = 0; j < acc->n; j++) {
       DeferredAccess* d = &acc->a[j];
       if (cp_clo.objects) emit_insn_offset(sb, d->pend_n);
-      if (group) {
+      if (d->maskreg >= 0) {
+         emit_masked_store(sb, d);
+      } else if (group) {
          static const UWord kinds[] = { [ACC_LOAD] = 1, [ACC_STORE] = 2, [ACC_MODIFY] = 3 };
          add_dirty(sb, 0, "cp_h_group_access", cp_h_group_access,
                    mkIRExprVec_5(d->addr, mkIRExpr_HWord((HWord)d->size),
@@ -1030,6 +1055,8 @@ static void defer_access(IRSB* sb, InsnAccesses* acc, ULong pend_n, AccKind k,
    d->lib = cur_lib && is_fs_addr(addr) ? &lib_everywhere : cur_lib;
    d->guard = guard;
    d->pend_n = pend_n;
+   d->maskreg = -1;
+   d->mmx = False;
 }
 
 /* Is atom e, at statement i of sbIn, the guest stack pointer (offset sp in
@@ -1124,6 +1151,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    ULong   pend_n = 0;
    ULong   pend_mem = 0;         /* of which access memory */
    Bool    insn_mem = False;     /* the current instruction accesses memory */
+   Int     maskreg = -1;         /* the current instruction is a masked store (maskmovdqu) */
+   Bool    mask_mmx = False;
    IRTemp  insn_loads[MAX_INSN_LOADS];   /* tmps loaded by the current instruction */
    UInt    n_insn_loads = 0;
    CpRun*  run = NULL;           /* the run pend_n counts, once it has a descriptor */
@@ -1160,6 +1189,9 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             cur_lib = &lib_everywhere;
          n_insn_loads = 0;
          insn_mem = False;
+#if defined(VGA_amd64)
+         maskreg = cp_insn_maskmov((const UChar*)ia, ilen, &mask_mmx);
+#endif
          if ((pend_n || pend_mem) && (node != pend_node || is_entry)) {
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
@@ -1204,6 +1236,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             if (st->Ist.WrTmp.tmp == next_tmp
                 && (next_is_ret || is_got_load(data->Iex.Load.addr)))
                break;                                    /* control flow */
+            if (maskreg >= 0) break;                     /* Valgrind's, not the program's */
             if (n_insn_loads < MAX_INSN_LOADS)
                insn_loads[n_insn_loads++] = st->Ist.WrTmp.tmp;
             ACCESS(ACC_LOAD, data->Iex.Load.addr, sizeofIRType(data->Iex.Load.ty), node,
@@ -1230,6 +1263,10 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             break;
          }
          ACCESS(ACC_STORE, addr, size, node, NULL);
+         if (maskreg >= 0) {
+            acc.a[acc.n - 1].maskreg = maskreg;
+            acc.a[acc.n - 1].mmx = mask_mmx;
+         }
          break;
       }
 

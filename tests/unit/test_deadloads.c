@@ -139,8 +139,43 @@ static void case_truncated(uintptr_t unused)
    }
 }
 
+/* cp_insn_maskmov: the mask register of the masked stores, -1 for the rest
+   (the encodings as gas writes them). */
+typedef struct { Int want; Bool mmx; const char* text; UChar bytes[8]; UInt len; } MaskCase;
+static const MaskCase mask_cases[] = {
+   { 2, False, "maskmovdqu %xmm2,%xmm1", { 0x66, 0x0f, 0xf7, 0xca }, 4 },
+   { 2, True, "maskmovq %mm2,%mm1", { 0x0f, 0xf7, 0xca }, 3 },
+   { 2, False, "vmaskmovdqu %xmm2,%xmm1", { 0xc5, 0xf9, 0xf7, 0xca }, 4 },
+   { 10, False, "maskmovdqu %xmm10,%xmm1", { 0x66, 0x41, 0x0f, 0xf7, 0xca }, 5 },
+   { 10, False, "vmaskmovdqu %xmm10,%xmm1", { 0xc4, 0xc1, 0x79, 0xf7, 0xca }, 5 },
+   { 2, False, "vmaskmovdqu %xmm2,%xmm9", { 0xc5, 0x79, 0xf7, 0xca }, 4 },
+   { -1, False, "movdqa (%rdi),%xmm0", { 0x66, 0x0f, 0x6f, 0x07 }, 4 },
+   { -1, False, "vpmaskmovd (%rdi),%ymm1,%ymm0", { 0xc4, 0xe2, 0x75, 0x8c, 0x07 }, 5 },
+   { -1, False, "psllw (%rdi),%xmm0 (0F F1)", { 0x66, 0x0f, 0xf1, 0x07 }, 4 },
+};
+
+static void case_maskmov(uintptr_t unused)
+{
+   (void)unused;
+   for (UInt i = 0; i < sizeof(mask_cases) / sizeof(mask_cases[0]); i++) {
+      const MaskCase* c = &mask_cases[i];
+      Bool mmx = !c->mmx;
+      Int got = cp_insn_maskmov(c->bytes, c->len, &mmx);
+      CHECK(got == c->want, "%s: got %d, expected %d", c->text, got, c->want);
+      if (c->want >= 0) CHECK(mmx == c->mmx, "%s: mmx %d, expected %d", c->text, mmx, c->mmx);
+      /* cut short: never a mask register, never a read past the end */
+      for (UInt k = 0; k < c->len; k++) {
+         UChar* p = malloc(k ? k : 1);
+         memcpy(p, c->bytes, k);
+         CHECK(cp_insn_maskmov(p, k, &mmx) == -1, "%s cut to %u bytes", c->text, k);
+         free(p);
+      }
+   }
+}
+
 int main(int argc, char** argv)
 {
+   tc_add("deadloads/maskmov",   case_maskmov,   0, 20);
    tc_add("deadloads/table",     case_table,     0, 20);
    tc_add("deadloads/truncated", case_truncated, 0, 20);
    return tc_run_all("test_deadloads", argc, argv);
