@@ -934,7 +934,7 @@ static IRExpr* widen_to_64(IRSB* sb, IRExpr* e)
    load) has made none of its accesses, and when a signal handler makes it
    run again its accesses count once.  The helpers see the shadow map as the
    accesses did: nothing else changes it in between. */
-#define MAX_INSN_ACCESSES 64      /* XSAVE with AVX: 35 */
+#define MAX_INSN_ACCESSES 64      /* XSAVE with AVX: 36 */
 typedef struct {
    AccKind k; IRExpr* addr; Int size; CpNode* node; const CpLibData* lib; IRExpr* guard;
    ULong pend_n;                 /* for --objects: instructions of the run so far */

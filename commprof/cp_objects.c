@@ -990,9 +990,9 @@ static void load_part(Addr a, SizeT sz, UInt c, CpNode* n, UInt obj, UInt inst1,
 }
 
 /* An access that spans several objects is an access to each of them, with
-   the bytes that lie in it. */
-static inline __attribute__((always_inline)) void objects_load(Addr a, SizeT sz, UInt c, CpNode* n,
-                                                               Bool grouped)
+   the bytes that lie in it (c: the context of a load). */
+static inline __attribute__((always_inline)) void objects_access(Addr a, SizeT sz, UInt c, CpNode* n,
+                                                                 Bool is_write, Bool grouped)
 {
    Addr end = a + sz;
    while (a < end) {
@@ -1000,29 +1000,16 @@ static inline __attribute__((always_inline)) void objects_load(Addr a, SizeT sz,
       Addr e;
       Bool found = object_at(a, &obj, &inst1, &e);
       if (e > end || e <= a) e = end;
-      if (found) load_part(a, e - a, c, n, obj, inst1, grouped);
+      if (found && is_write) count_part(a, e - a, n, obj, True, grouped);
+      else if (found) load_part(a, e - a, c, n, obj, inst1, grouped);
       a = e;
    }
 }
 
-static inline __attribute__((always_inline)) void objects_store(Addr a, SizeT sz, CpNode* n,
-                                                                Bool grouped)
-{
-   Addr end = a + sz;
-   while (a < end) {
-      UInt obj, inst1;
-      Addr e;
-      Bool found = object_at(a, &obj, &inst1, &e);
-      if (e > end || e <= a) e = end;
-      if (found) count_part(a, e - a, n, obj, True, grouped);
-      a = e;
-   }
-}
-
-void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)         { objects_load(a, sz, c, n, False); }
-void cp_objects_load_grouped(Addr a, SizeT sz, UInt c, CpNode* n) { objects_load(a, sz, c, n, True); }
-void cp_objects_store(Addr a, SizeT sz, CpNode* n)                { objects_store(a, sz, n, False); }
-void cp_objects_store_grouped(Addr a, SizeT sz, CpNode* n)        { objects_store(a, sz, n, True); }
+void cp_objects_load(Addr a, SizeT sz, UInt c, CpNode* n)         { objects_access(a, sz, c, n, False, False); }
+void cp_objects_load_grouped(Addr a, SizeT sz, UInt c, CpNode* n) { objects_access(a, sz, c, n, False, True); }
+void cp_objects_store(Addr a, SizeT sz, CpNode* n)                { objects_access(a, sz, 0, n, True, False); }
+void cp_objects_store_grouped(Addr a, SizeT sz, CpNode* n)        { objects_access(a, sz, 0, n, True, True); }
 
 void cp_objects_load_from(Addr a, SizeT sz, UInt c, CpNode* n, UInt p)
 {
