@@ -243,11 +243,14 @@ void cp_threads_after_fork(ThreadId tid)
 {
    for (ThreadId i = 1; i < VG_N_THREADS; i++)
       if (i != tid && by_tid[i]) cp_thread_exited(i);
-   if (by_tid[tid]) {
-      by_tid[tid]->lwpid = VG_(gettid)();
-      by_tid[tid]->instrs = 0;
-      by_tid[tid]->clock_in = cp_clock;
+   /* the child's clock starts at the fork, and so do the instructions of
+      every thread, those the child does not have included */
+   cp_clock = 0;
+   for (UInt i = 1; i < cp_n_threads; i++) {
+      cp_threads[i]->instrs = 0;
+      cp_threads[i]->clock_in = 0;
    }
+   if (by_tid[tid]) by_tid[tid]->lwpid = VG_(gettid)();
 }
 
 void cp_threads_nodes_ready(void)

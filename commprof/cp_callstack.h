@@ -127,7 +127,8 @@ void cp_threads_new_phase(void);
 void cp_signal_pre(ThreadId tid, Bool alt_stack);
 void cp_signal_post(ThreadId tid);
 
-/* A forked child: only the forking thread survives. */
+/* A forked child: only the forking thread survives, and the clock and
+   every thread's instructions start again at 0. */
 void cp_threads_after_fork(ThreadId tid);
 
 #endif

@@ -268,6 +268,9 @@ void cp_nodes_reset_counters(void)
       n->heap_bytes_read = n->heap_bytes_written = 0;
       n->global_bytes_read = n->global_bytes_written = 0;
    }
+   /* the clock starts again at 0: the phases begun before the fork, the
+      current one included, begin at the child's start */
+   for (UInt i = 0; i < cp_n_phases; i++) cp_phases[i].start = 0;
 }
 
 UInt cp_ctx_new(UInt node, UInt thread)

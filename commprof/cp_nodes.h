@@ -102,7 +102,8 @@ Bool    cp_node_is_runtime(UInt node);
 CpNode* cp_node_region(const HChar* name);
 /* Function fn called from the functions callers[0..n) (innermost first). */
 CpNode* cp_node_context(CpNode* fn, const UInt* callers, UInt n);
-/* Zero every node's counters (a forked child starts afresh). */
+/* Zero every node's counters and the phases' starts (a forked child
+   starts afresh, its clock at 0). */
 void    cp_nodes_reset_counters(void);
 
 /* ---- contexts ---- */
