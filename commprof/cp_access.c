@@ -32,7 +32,8 @@ void cp_hot_flags_update(void)
    cp_hot_flags = (cp_redirect_node != NULL ? CP_HOT_REDIRECT : 0)
                 | (cp_collect_mask == 0 ? CP_HOT_NOCOLLECT : 0)
                 | (cp_load_extras ? CP_HOT_LOADEXTRA : 0)
-                | (cp_clo_first_read ? CP_HOT_FIRSTREAD : 0);
+                | (cp_clo_first_read ? CP_HOT_FIRSTREAD : 0)
+                | (cp_book_sp != 0 ? CP_HOT_BOOK : 0);
 }
 
 static inline Bool on_current_stack(Addr a)
@@ -292,14 +293,35 @@ static inline __attribute__((always_inline)) void access_as(Addr a, UWord sz, Cp
    }
 }
 
+/* An access of a run-time library's code to the library's own data (see
+   cp_access.h): charged to (library data) of the running thread, not to a
+   region or a caller context, and never to a data object. */
+static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k, Bool grouped)
+{
+   CpNode* n = cp_node_libdata();
+   access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False, grouped);
+}
+
+/* Is an access of the code outside the nodes made for the library's
+   bookkeeping code (cp_h_book_enter), so (library data)'s? */
+static inline __attribute__((always_inline)) Bool for_bookkeeping(void)
+{
+   return UNLIKELY(cp_hot_flags & CP_HOT_BOOK) && cp_book_active();
+}
+
 /* One access of kind k (load, store or both) of sz bytes at a, by the code
    of node function sn (NULL: code outside the nodes, charged to the
-   innermost node frame).  Inlined into each helper with constant k, sn-ness
-   and objects, so that each helper keeps only its own path. */
+   innermost node frame, or to (library data) for the library's
+   bookkeeping).  Inlined into each helper with constant k, sn-ness and
+   objects, so that each helper keeps only its own path. */
 static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNode* sn, UInt k, Bool objects)
 {
    CpNode* n;
    UInt c;
+   if (!sn && for_bookkeeping()) {
+      lib_data_access(a, sz, k, False);
+      return;
+   }
    charged(sn, &n, &c);
    access_as(a, sz, n, c, k, objects, False);
 }
@@ -330,6 +352,7 @@ static inline __attribute__((always_inline)) Who fast_who(CpNode* sn, Addr a, UI
 {
    Who w = { NULL, 0, False };
    UInt f = cp_hot_flags;
+   if (!sn) stop |= CP_HOT_BOOK;        /* a constant in each helper */
    if (UNLIKELY(f & stop)) return w;
    w.stack = on_current_stack(a);
    if (UNLIKELY(w.stack) && cp_ignore_stack) return w;
@@ -527,6 +550,7 @@ static inline __attribute__((always_inline)) void objects_part(Addr a, UWord sz,
 {
    CpNode* n;
    UInt c;
+   if (!sn && for_bookkeeping()) return;    /* (library data)'s: no object */
    charged(sn, &n, &c);
    if (UNLIKELY(on_current_stack(a)) && cp_ignore_stack) return;
    if (cp_collect_mask == 0) return;
@@ -571,14 +595,6 @@ CP_SIZED_HELPERS(32)
 
 /* ---- the code of the run-time libraries ---- */
 
-/* An access of a run-time library's code to the library's own data (see
-   cp_access.h): charged to (library data) of the running thread, not to a
-   region or a caller context, and never to a data object. */
-static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k, Bool grouped)
-{
-   CpNode* n = cp_node_libdata();
-   access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False, grouped);
-}
 
 static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibData* d)
 {
@@ -639,7 +655,7 @@ static inline void lib_written(Addr a, UWord sz)
 static inline __attribute__((always_inline)) Bool lib_first(Addr a, UWord sz, const CpLibData* d,
                                                             UInt k, Bool grouped)
 {
-   if (lib_own(a, d)) {
+   if (lib_own(a, d) || for_bookkeeping()) {
       lib_data_access(a, sz, k, grouped);
       return False;
    }
@@ -737,6 +753,10 @@ void cp_h_group_access(Addr a, UWord sz, CpNode* sn, const CpLibData* d, UWord k
          Addr x = lo[j];
          UWord len = hi[j] - lo[j];
          if (d && !sn && !lib_first(x, len, d, dir, True)) continue;
+         if (!d && !sn && for_bookkeeping()) {
+            lib_data_access(x, len, dir, True);
+            continue;
+         }
          group_part(x, len, sn, dir);
       }
    }

@@ -21,6 +21,8 @@ extern Bool cp_load_extras;    /* time slices or first-read bytes are on */
 #define CP_HOT_NOCOLLECT  2    /* collection is off */
 #define CP_HOT_LOADEXTRA  4    /* loads do more than credit the edge */
 #define CP_HOT_FIRSTREAD  8    /* stores feed the first-read serials */
+#define CP_HOT_BOOK      16    /* cp_book_sp is set: the code outside the nodes may
+                                  be working for the library's bookkeeping code */
 extern UInt cp_hot_flags;
 void cp_hot_flags_update(void);
 

@@ -18,6 +18,7 @@ UInt*     cp_cur_map;
 UInt      cp_cur_ctx;
 CpNode*   cp_cur_node;
 Addr      cp_top_sp;
+Addr      cp_book_sp;
 Addr      cp_cur_stack_lo, cp_cur_stack_span;
 
 CpThread** cp_threads;
@@ -92,6 +93,7 @@ static void publish_top(void)
    CpThread* t = cp_cur_thread;
    CpFrame*  f = &t->frames[t->depth - 1];
    cp_top_sp = t->n_barriers ? 0 : f->sp;
+   cp_book_sp = f->book_sp;
    if (t->n_regions) {                       /* everything goes to the region */
       cp_redirect_node = cp_nodes[t->regions[t->n_regions - 1]];
       cp_redirect_fn   = NULL;
@@ -163,6 +165,7 @@ void cp_thread_created(ThreadId tid, ThreadId parent)
    t->frames[0].node = t->frames[0].cnode = CP_NODE_NOFN;
    t->frames[0].barrier = False;
    t->frames[0].collect = False;
+   t->frames[0].book_sp = 0;
    t->depth = 1;
    cp_threads[cp_n_threads++] = t;
    if (by_tid[tid] && by_tid[tid] == cp_cur_thread) cp_cur_thread = NULL;
@@ -272,23 +275,38 @@ static void push(CpThread* t, Addr sp, UInt node, UInt cnode, Bool barrier, Bool
                                t->frames_cap * sizeof(CpFrame));
    }
    CpFrame* f = &t->frames[t->depth++];
+   const CpLibReads* lr = t == cp_cur_thread ? &cp_libreads : &t->libreads;
+   f->lib_sp = lr->sp;
+   f->lib_call = lr->call;
    f->sp = sp;
    f->node = node;
    f->cnode = cnode;
    f->barrier = barrier;
    f->collect = collect;
    f->per_call = per_call;
+   f->book_sp = 0;
    if (collect) t->collect_depth++;
 }
 
-/* Pop frames down to depth d. */
+/* Pop frames down to depth d.  The library call that the lowest of them
+   interrupted goes on (a qsort whose comparator called strcmp): its frames
+   are the library's again, and the reads of the calls made since are not
+   its own (it forgets its reads then: they count again). */
 static void pop_to(CpThread* t, UInt d)
 {
+   if (t->depth <= d) return;
+   CpLibReads* lr = t == cp_cur_thread ? &cp_libreads : &t->libreads;
    while (t->depth > d) {
       CpFrame* f = &t->frames[--t->depth];
       if (f->barrier) t->n_barriers--;
       if (f->collect) t->collect_depth--;
       if (f->per_call) cp_percall_leave(t->index);
+      if (lr->call != f->lib_call) {
+         /* the calls made since kept no account of its reads: forget them */
+         lr->n = 0;
+         lr->call = f->lib_call;
+      }
+      lr->sp = f->lib_sp;
    }
 }
 
@@ -393,6 +411,38 @@ VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp) { enter(n, sp, True); }
 /* The first instruction of an OpenMP parallel region of n: a frame of n,
    entered by each thread of the team, which is no call of n. */
 VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp) { enter(n, sp, False); }
+
+VG_REGPARM(1) void cp_h_book_enter(Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) {
+      cp_thread_switch(VG_(get_running_tid)());
+      t = cp_cur_thread;
+   }
+   t->frames[t->depth - 1].book_sp = sp;
+   cp_book_sp = sp;
+   cp_hot_flags_update();
+}
+
+VG_REGPARM(1) void cp_h_book_leave(Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (t == NULL || cp_book_sp == 0 || sp <= cp_book_sp) return;
+   t->frames[t->depth - 1].book_sp = 0;
+   cp_book_sp = 0;
+   cp_hot_flags_update();
+}
+
+Bool cp_book_active(void)
+{
+   CpThread* t = cp_cur_thread;
+   if (t == NULL || cp_book_sp == 0) return False;
+   if (VG_(get_SP)(t->tid) <= cp_book_sp) return True;
+   t->frames[t->depth - 1].book_sp = 0;
+   cp_book_sp = 0;
+   cp_hot_flags_update();
+   return False;
+}
 
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
 {

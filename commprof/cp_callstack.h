@@ -21,6 +21,12 @@ typedef struct {
    Bool barrier;     /* alternate-signal-stack barrier */
    Bool collect;     /* a --collect-in function: collection is on inside it */
    Bool per_call;    /* a call followed by --per-call */
+   Addr  lib_sp;     /* the library call in progress when the frame was pushed
+                        (cp_libreads.h): the one a callback interrupted, */
+   ULong lib_call;   /* which goes on when the frame is popped */
+   Addr book_sp;     /* 0, or the stack pointer at the entry of the library's
+                        bookkeeping code (see cp_h_book_enter) that this
+                        frame's code called and that may not have returned */
 } CpFrame;
 
 typedef struct CpThread {
@@ -58,6 +64,7 @@ extern UInt*     cp_cur_map;      /* cp_cur_thread->map */
 extern UInt      cp_cur_ctx;      /* context of the innermost node frame */
 extern CpNode*   cp_cur_node;     /* its node */
 extern Addr      cp_top_sp;       /* sp of the innermost frame */
+extern Addr      cp_book_sp;      /* book_sp of the innermost frame */
 /* Code of a node function is charged to that function, except when
    cp_redirect_node is set: then code of cp_redirect_fn (of every function
    if cp_redirect_fn is NULL) is charged to cp_redirect_node (an open code
@@ -126,6 +133,25 @@ void cp_threads_new_phase(void);
 /* Signals delivered on an alternate stack. */
 void cp_signal_pre(ThreadId tid, Bool alt_stack);
 void cp_signal_post(ThreadId tid);
+
+/* Code whose every access is (library data)'s (a run-time library's
+   synchronisation and thread functions, the exception runtime: the code
+   cp_instrument.c gives the descriptor lib_everywhere) was entered with
+   stack pointer sp, at the start of a superblock, while the innermost node
+   frame had no such call in progress (cp_book_sp 0, or below sp: returned).
+   Until it returns, what the code outside the nodes does for it (the
+   dynamic linker's TLS set-up in pthread_create, the string functions the
+   unwinder calls, the loading of libgcc_s in pthread_exit) is (library
+   data)'s too; a node function it calls (the thread function, a
+   pthread_once routine) has a frame of its own, outside it. */
+VG_REGPARM(1) void cp_h_book_enter(Addr sp);
+/* Such code returned, to stack pointer sp, above cp_book_sp: the call is
+   over. */
+VG_REGPARM(1) void cp_h_book_leave(Addr sp);
+/* For an access of code outside the nodes while cp_book_sp is set (the
+   CP_HOT_BOOK flag): is that call still in progress (the stack pointer at
+   or below cp_book_sp)?  If not, forgets it. */
+Bool cp_book_active(void);
 
 /* A forked child: only the forking thread survives, and the clock and
    every thread's instructions start again at 0. */

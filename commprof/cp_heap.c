@@ -4,7 +4,8 @@
  * their effects on memory are mirrored into the shadow map here:
  *   - a fresh block is (unwritten): free() keeps that true by forgetting the
  *     producers of every block it releases;
- *   - calloc's zeroes are produced by (allocator);
+ *   - calloc's zeroes are produced by (allocator), or by (library data) when
+ *     the library's bookkeeping code calls it (cp_h_book_enter);
  *   - realloc moves the producers with the bytes, and shrinks in place.
  * The blocks a run-time library allocates for itself while the program
  * calls one of its functions that open something (fopen's FILE) are kept
@@ -207,7 +208,11 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zero)
    if (zero) {
       VG_(memset)(p, 0, size);
       CpThread* t = cp_thread_of(tid);
-      cp_record_write((Addr)p, size, cp_ctx_of_thread(t, CP_NODE_ALLOCATOR));
+      /* for the library's bookkeeping code (the link map of the libgcc_s
+         that pthread_exit loads) the zeroes are (library data)'s */
+      Bool book = t == cp_cur_thread && cp_book_active();
+      UInt w = book ? cp_node_libdata()->id : CP_NODE_ALLOCATOR;
+      cp_record_write((Addr)p, size, cp_ctx_of_thread(t, w));
    }
    Bool lib = in_opener_call(tid);
    if (UNLIKELY(lib)) lib_block_add((Addr)p, size);

@@ -471,6 +471,9 @@ static Bool in_sync_function(Addr ia)
    Addr entry = ia - off;
    UInt slot = (UInt)(entry ^ (entry >> 8)) & 255;
    if (cache[slot].entry == entry && entry != 0) return cache[slot].sync;
+   /* without the symbol version Valgrind may give (pthread_once@@GLIBC_2.34) */
+   for (SizeT k = 0; k < n; k++)
+      if (fnw[k] == '@') { n = k; break; }
    HChar fn[n + 1];
    VG_(memcpy)(fn, fnw, n);
    fn[n] = 0;
@@ -902,6 +905,32 @@ static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* ne
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.target), next));
 }
 
+/* At the start of a block of code whose every access is (library data)'s:
+   unless the innermost node frame has a call of such code in progress
+   (cp_book_sp at or above the stack pointer), this is one, entered at the
+   stack pointer (blocks start at calls and returns: a function's first
+   block starts at its entry, with the return address on top). */
+static void emit_book_enter(IRSB* sb, const VexGuestLayout* layout)
+{
+   IRExpr* sp = get_sp(sb, layout);
+   IRExpr* b = load64(sb, &cp_book_sp);
+   IRExpr* none = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, b, IRExpr_Const(IRConst_U64(0))));
+   IRExpr* gone = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, b, sp));
+   IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, none, gone));
+   add_dirty(sb, 1, "cp_h_book_enter", cp_h_book_enter, mkIRExprVec_1(sp), g);
+}
+
+/* At a return of such code, to stack pointer sp (an atom): if that is
+   above cp_book_sp, the call is over. */
+static void emit_book_leave(IRSB* sb, IRExpr* sp)
+{
+   IRExpr* b = load64(sb, &cp_book_sp);
+   IRExpr* set = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, b, IRExpr_Const(IRConst_U64(0))));
+   IRExpr* gone = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, b, sp));
+   IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_And1, set, gone));
+   add_dirty(sb, 1, "cp_h_book_leave", cp_h_book_leave, mkIRExprVec_1(sp), g);
+}
+
 /* Pop the frames whose sp is below limit (an atom), checking inline first. */
 static void emit_unwind_check(IRSB* sb, IRExpr* limit)
 {
@@ -1159,6 +1188,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    Bool    run_stale = False;    /* an exit has counted it: more statements of the
                                     same instruction must not leave it in cp_cur_run */
    UInt    run_cap = (UInt)VG_(clo_vex_control).guest_max_insns + 1;
+   Bool    first_insn = True;    /* the next IMark is the block's first */
 
    /* The accesses of the current instruction, counted when it has made
       them all (see defer_access); it counts as a memory instruction. */
@@ -1222,6 +1252,9 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                add_dirty(sb, 2, "cp_h_enter_region", cp_h_enter_region,
                          mkIRExprVec_2(mkIRExpr_HWord((HWord)node), sp), NULL);
          }
+         if (first_insn && node == NULL && cur_lib == &lib_everywhere)
+            emit_book_enter(sb, layout);
+         first_insn = False;
          pend_node = node;
          pend_n++;
          addStmtToIRSB(sb, st);
@@ -1392,6 +1425,12 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          jump within a function (a switch) or a tail call leaves none */
       IRExpr* sp = get_sp(sb, layout);
       emit_unwind_check(sb, sp);
+      /* the return of the bookkeeping code's outermost function (the stack
+         pointer now above cp_book_sp) ends its call at once: a function
+         called next at the same depth (exit calls __call_tls_dtors, then
+         _dl_fini) is not working for it */
+      if (sbIn->jumpkind == Ijk_Ret && node == NULL && cur_lib == &lib_everywhere)
+         emit_book_leave(sb, sp);
    }
    return sb;
 }

@@ -28,6 +28,18 @@
  *   fields read, at offsets 0 and 4 for handle and relay, 8 for handle2, which are
  *   distinct either way)
  * Calls: produce 1, scan 2, check 70, relay 1, handle 1, handle2 1, Guard::~Guard() 2.
+ *
+ * exceptions-runtime(-O2).vgtest lists the edges from (unwritten), (no function) and
+ * (syscall futex) too: the runtime gives the throwing functions nothing (before, the
+ * unwinder's calls of commprof's strlen, on the augmentation strings of the unwind
+ * tables, were charged to the thrower: (unwritten) -> check(int) 14 bytes a throw; and
+ * pthread_once's quick check of the unwinder's once-control word, (syscall futex) ->
+ * check(int) 4 bytes from the second throw on).  What the program's own code reads from
+ * (unwritten):
+ *   Guard::~Guard() reads counter, never written before: 4, 4
+ *   at -O2 only: produce() loads two 16-byte vector constants from .rodata: 32, 32;
+ *   check(int)'s cold part loads Err's where[1..2] = {2, 3} as one 8-byte constant, once
+ *   a throw: 16, 8
  * stdout: handle = 102 + 34 = 136, handle2 = 10 * 103 + 2 = 1032: "1168 2".
  */
 #include <cstdio>
