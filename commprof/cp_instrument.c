@@ -213,18 +213,26 @@ static Bool function_selected(const HChar* name)
    whose demangled name is name) one of the C++ standard library's: in
    namespace std (std::, or one of the Itanium ABI's abbreviations St, Sa,
    Sb, Ss, Si, So, Sd) or __gnu_cxx, a member of a class there, or one of
-   their templates made in the program?  The _M_run of std::thread's and
-   std::async's states is not: it runs the thread's callable, which the
+   their templates made in the program, or a lambda or class defined in one
+   of these?  The _M_run of std::thread's and std::async's states is not
+   (std::thread::_State_impl, std::__future_base::_Async_state_impl; a
+   packaged_task's _Task_state is): it runs the thread's callable, which the
    compiler often inlines there (a lambda), at the bottom of the thread's
    stack, and would otherwise be (no function)'s. */
 static Bool is_std_function(const HChar* mangled, const HChar* name)
 {
    SizeT ml = mangled ? VG_(strlen)(mangled) : 0;
-   if (ml >= 9 && VG_(strcmp)(mangled + ml - 9, "6_M_runEv") == 0) return False;
+   if (ml >= 9 && VG_(strcmp)(mangled + ml - 9, "6_M_runEv") == 0
+       && (VG_(strncmp)(mangled, "_ZNSt6thread11_State_impl", 25) == 0
+           || VG_(strncmp)(mangled, "_ZNSt13__future_base17_Async_state_impl", 39) == 0))
+      return False;
    if (mangled == NULL || mangled[0] != '_' || mangled[1] != 'Z')
       return mangled == NULL && (VG_(strncmp)(name, "std::", 5) == 0
                                  || VG_(strncmp)(name, "__gnu_cxx::", 11) == 0);
    const HChar* m = mangled + 2;
+   /* a local entity (Z <function encoding> E <entity>: a lambda or a class
+      defined in a function, its members) is its function's */
+   while (*m == 'Z') m++;
    if (*m == 'N') {                       /* a nested name: qualifiers first */
       m++;
       while (*m == 'r' || *m == 'V' || *m == 'K') m++;
