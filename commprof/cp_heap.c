@@ -276,7 +276,12 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
          lib_block_remove((Addr)p);
          lib_block_add((Addr)p, new_size);
       }
-      cp_record_write((Addr)p + new_size, b->size - new_size, 0);
+      /* with --granularity=N the N-byte block that holds the last bytes kept
+         keeps its producer: the blocks wholly cut off are unwritten */
+      Addr gran = (Addr)1 << cp_shadow.gran_log2;
+      Addr from = ((Addr)p + new_size + gran - 1) & ~(gran - 1);
+      Addr end = (Addr)p + b->size;
+      if (from < end) cp_record_write(from, end - from, 0);
       stats.bytes_live -= b->size - new_size;
       b->size = new_size;
       return p;
