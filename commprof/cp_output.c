@@ -365,6 +365,52 @@ static void keep_pre_exec_profile(const HChar* name)
    }
 }
 
+/* path without "." components, repeated slashes and "dir/.." pairs, into
+   out (of at least strlen(path) + 1 bytes): two spellings of one name
+   compare equal (the directories are taken as they are written, links not
+   followed). */
+static void normalise_path(const HChar* path, HChar* out)
+{
+   SizeT n = 0;
+   Bool abs = path[0] == '/';
+   const HChar* p = path;
+   while (*p) {
+      while (*p == '/') p++;
+      const HChar* e = p;
+      while (*e && *e != '/') e++;
+      SizeT len = (SizeT)(e - p);
+      if (len == 0) break;
+      if (len == 1 && p[0] == '.') {
+         /* nothing */
+      } else if (len == 2 && p[0] == '.' && p[1] == '.' && n > 0
+                 && !(n >= 2 && out[n - 1] == '.' && out[n - 2] == '.'
+                      && (n == 2 || out[n - 3] == '/'))) {
+         while (n > 0 && out[n - 1] != '/') n--;       /* drop the last component */
+         if (n > 0) n--;                               /* and its slash */
+      } else {
+         if (n > 0 || abs) out[n++] = '/';
+         VG_(memcpy)(out + n, p, len);
+         n += len;
+      }
+      p = e;
+   }
+   if (n == 0 && abs) out[n++] = '/';
+   out[n] = 0;
+}
+
+/* Do the output file names a and b name the same file: the same name once
+   normalised, or the same existing file (a link)? */
+static Bool same_file(const HChar* a, const HChar* b)
+{
+   HChar na[VG_(strlen)(a) + 2], nb[VG_(strlen)(b) + 2];
+   normalise_path(a, na);
+   normalise_path(b, nb);
+   if (VG_(strcmp)(na, nb) == 0) return True;
+   struct vg_stat sa, sb;
+   return !sr_isError(VG_(stat)(a, &sa)) && !sr_isError(VG_(stat)(b, &sb))
+          && sa.dev == sb.dev && sa.ino == sb.ino;
+}
+
 void cp_output_init(void)
 {
    startup_pid = VG_(getpid)();
@@ -386,7 +432,7 @@ void cp_output_init(void)
    const HChar* names[3] = { startup_out_name, startup_xml_name, startup_dot_name };
    for (UInt i = 0; i < 3; i++)
       for (UInt j = i + 1; j < 3; j++)
-         if (names[i] && names[j] && VG_(strcmp)(names[i], names[j]) == 0
+         if (names[i] && names[j] && same_file(names[i], names[j])
              && !is_char_device(names[i]) && named_descriptor(names[i]) < 0) {
             VG_(fmsg)("two --commprof-*-file options name the same file: %s\n", names[i]);
             VG_(exit)(1);

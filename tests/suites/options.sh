@@ -150,6 +150,26 @@ if ((rc == 1)) && ! client_ran && grep -q -F "$T/u/same" "$T/err" && [[ ! -e $T/
 else
     fail same-file-rejected "exit $rc, stderr: $(tail -c 300 "$T/err")"
 fi
+# ... however it is spelt (./, //, dir/.., a link to it), relative names included
+mkdir -p "$T/u/sub"
+ln -sf "$T/u/same2" "$T/u/link2" && : >"$T/u/same2"
+for pair in "same:./same" "$T/u/same:$T/u//same" "$T/u/sub/../same:$T/u/same" \
+            "$T/u/link2:$T/u/same2" "../u/sub/../q.xml:../u/q.xml" "../w/r.xml:r.xml"; do
+    a=${pair%%:*} b=${pair#*:}
+    vg --commprof-out-file="$a" --commprof-dot-file="$b"
+    if ((rc == 1)) && ! client_ran && grep -q "name the same file" "$T/err"; then
+        pass "same-file-rejected $a $b"
+    else
+        fail "same-file-rejected $a $b" "exit $rc, stderr: $(tail -c 300 "$T/err")"
+    fi
+done
+# ... and two different files are not
+vg --commprof-out-file=../u/sub/../a.out --commprof-xml-file=a.out
+if ((rc == 0)) && client_ran; then
+    pass same-file-distinct-names
+else
+    fail same-file-distinct-names "exit $rc, stderr: $(tail -c 300 "$T/err")"
+fi
 
 # ---------------------------------------------------------------------------
 # 3. good values run the client and are recorded in the profile
