@@ -5,10 +5,11 @@
      mangled      ::= _Z encoding [.suffix]
      encoding     ::= special | name [bare-function-type]
      special      ::= TV type | TT type | TI type | TS type | GV name
-     name         ::= nested-name | local-name | [St] [L] source-name
+     name         ::= nested-name | local-name | [St] [L] source-name [abi-tag*]
      nested-name  ::= N [r] [V] [K] [R | O] component+ E
-     component    ::= source-name | L source-name | St | substitution
+     component    ::= [L] source-name [abi-tag*] | St | substitution
                     | C1..C5 | D0..D5          (constructors, destructors)
+     abi-tag      ::= B source-name              (printed name[abi:tag])
      local-name   ::= Z encoding E (name | s) [discriminator]
      type         ::= builtin | K type | V type | r type | P type | R type
                     | O type | name | substitution | Dn | Ds | Di | Du
@@ -118,6 +119,16 @@ static void source_name(Dm* d, Str* o)
    d->p += n;
 }
 
+/* B <source-name> ..., after a name: std::string's "[abi:cxx11]". */
+static void abi_tags(Dm* d, Str* o)
+{
+   while (!d->bad && eat(d, 'B')) {
+      put(d, o, "[abi:");
+      source_name(d, o);
+      put(d, o, "]");
+   }
+}
+
 /* S_ | S <seq-id> _ | St | Sa | Sb | Ss | Si | So | Sd, the S read.
    *is_std tells that it was St, which needs a name after it. */
 static void substitution(Dm* d, Str* o, Bool* is_std)
@@ -207,14 +218,21 @@ static void nested_name(Dm* d, Str* o, Str* fn_quals)
             if (peek(d) == 'L') d->p++;
             str_clear(&comp);
             source_name(d, &comp);
+            Str plain = comp;           /* a constructor is named without the tags */
+            abi_tags(d, &comp);
             put_str(d, o, &comp);
+            comp = plain;
          }
          last = comp;
          continue;
       }
       if (c == 'L') { d->p++; c = peek(d); }
+      Str plain;
+      str_clear(&plain);
       if (c >= '1' && c <= '9') {
          source_name(d, &comp);
+         plain = comp;               /* a constructor is named without the tags */
+         abi_tags(d, &comp);
       } else if (c == 'C' && n > 0 && peek2(d) >= '1' && peek2(d) <= '5') {
          d->p += 2;
          comp = last;
@@ -227,7 +245,7 @@ static void nested_name(Dm* d, Str* o, Str* fn_quals)
          return;
       }
       put_str(d, o, &comp);
-      last = comp;
+      last = plain.len ? plain : comp;
       n++;
    }
    if (n == 0) d->bad = True;
@@ -304,9 +322,11 @@ static void name(Dm* d, Str* o, Str* fn_quals)
       put(d, o, "std::");
       if (peek(d) == 'L') d->p++;
       source_name(d, o);
+      abi_tags(d, o);
    } else {
       if (c == 'L') d->p++;
       source_name(d, o);
+      abi_tags(d, o);
    }
    d->depth--;
 }

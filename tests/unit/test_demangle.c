@@ -76,6 +76,13 @@ static void case_table(uintptr_t unused)
    expect("_ZGVZN2ns3FooC4EvE4made", "guard variable for ns::Foo::Foo()::made");
    expect("_ZZ1gDnE1z", "g(decltype(nullptr))::z");
    expect("_ZL1x", "x");
+   /* ABI tags (std::string's cxx11): a global, a member, a local static, a guard */
+   expect("_Z1gB5cxx11", "g[abi:cxx11]");
+   expect("_ZN2ns4nameB5cxx11E", "ns::name[abi:cxx11]");
+   expect("_ZZ1fB5cxx11vE1k", "f[abi:cxx11]()::k");
+   expect("_ZGVZ1fvE1sB5cxx11", "guard variable for f()::s[abi:cxx11]");
+   expect("_ZN2ns1xB1aB1bE", "ns::x[abi:a][abi:b]");
+   expect("_ZN2ns1xBE", NULL);
    expect("_Z2f2yfab", "f2(unsigned long long, float, signed char, bool)");
    /* a suffix, printed as c++filt prints it for functions */
    expect("_ZL3buf.lto_priv.0", "buf [clone .lto_priv.0]");
@@ -128,6 +135,13 @@ static void b_ident(Buf* b)
    b_add(b, t);
 }
 
+/* An identifier with, sometimes, ABI tags (B5cxx11). */
+static void b_tagged(Buf* b)
+{
+   b_ident(b);
+   while (chance(10)) b_add(b, chance(70) ? "B5cxx11" : "B3abi");
+}
+
 static int subs_avail;              /* substitution candidates made so far (an estimate) */
 
 /* A substitution S_, S0_, S1_, ... of one of the first `upto` candidates. */
@@ -152,7 +166,7 @@ static void b_nested(Buf* b, int allow_quals, int allow_ctor)
       if (i == 0 && subs_avail > 0 && chance(20)) {
          b_sub(b, subs_avail);
       } else {
-         b_ident(b);
+         b_tagged(b);
       }
       if (i > 0 && i == n - 1 && allow_ctor && chance(20)) { b_add(b, chance(50) ? "C4" : "D4"); }
       subs_avail++;
@@ -196,10 +210,10 @@ static void b_name(Buf* b)
    int r = (int)rnd(100);
    if (r < 25) {
       if (chance(30)) b_add(b, "L");
-      b_ident(b);
+      b_tagged(b);
    } else if (r < 35) {
       b_add(b, "St");
-      b_ident(b);
+      b_tagged(b);
    } else if (r < 70) {
       b_nested(b, 0, 0);
    } else {
