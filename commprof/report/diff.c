@@ -1,6 +1,7 @@
 /* commprof-report diff A B: what changed between two profiles.
  *
- * Functions are matched by kind, name, object and source file; edges by their
+ * Functions are matched by kind, name, object and source file (a caller context
+ * with no callers apart from its function); edges by their
  * two matched ends.  Edges that appear, vanish, grow or shrink are listed by
  * absolute change of bytes, with the relative change; functions by the change
  * of the bytes they communicate (IN + OUT), with their instructions. */

@@ -1,6 +1,7 @@
 /* commprof-report merge -o OUT A B ...: one profile from several.
  *
- * Functions are matched by kind, name, object and source file; their counters
+ * Functions are matched by kind, name, object and source file (a caller context
+ * with no callers apart from its function); their counters
  * and the edges' bytes and accesses are summed.  UnMA (distinct addresses)
  * cannot be computed from the inputs, so every UnMA of the result (edges,
  * functions, comm-unma) is the maximum over the inputs, a lower bound; the
@@ -207,9 +208,8 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
             c->object = cpr_xstrdup(f->object);
             c->file = cpr_xstrdup(f->file);
             c->dir = cpr_xstrdup(f->dir);
-            c->callers = NULL;
+            c->callers = NULL; /* filled below: has_base stays, it is part of the key */
             c->ncallers = 0;
-            c->has_base = 0;
             c->id = (uint32_t)m->n;
             m->f[m->n] = c;
             u = cpr_funcmap_get(&m->map, c, m->n, 1);
@@ -253,8 +253,7 @@ static int fold(merged* m, cpr_profile* p, cpr_error* err)
     for (size_t i = 0; i < p->nfuncs; i++) {
         const cpr_func* f = &p->funcs[i];
         cpr_func* c = m->f[map[i]];
-        if (!f->has_base || c->has_base) continue;
-        c->has_base = 1;
+        if (!f->has_base || c->callers) continue;
         c->base = map[f->base];
         c->callers = cpr_xmalloc((f->ncallers + 1) * sizeof *c->callers);
         c->ncallers = f->ncallers;

@@ -199,10 +199,13 @@ const char* cpr_display_name(const cpr_profile* p, size_t i, char* buf, size_t n
     return buf;
 }
 
+/* a function and its caller context of no callers (--separate-callers: a
+ * function entered with no node below it) have the same name: the context
+ * is told apart by having a base */
 int cpr_same_func(const cpr_func* a, const cpr_func* b)
 {
-    return a->kind == b->kind && !strcmp(a->name, b->name) && !strcmp(a->object, b->object) &&
-           !strcmp(a->file, b->file);
+    return a->kind == b->kind && !a->has_base == !b->has_base && !strcmp(a->name, b->name) &&
+           !strcmp(a->object, b->object) && !strcmp(a->file, b->file);
 }
 
 static uint64_t fnv(uint64_t h, const char* s)
@@ -218,7 +221,7 @@ static uint64_t fnv(uint64_t h, const char* s)
 
 uint64_t cpr_func_hash(const cpr_func* f)
 {
-    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)f->kind;
+    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)f->kind ^ ((uint64_t)!!f->has_base << 8);
     h = fnv(h, f->name);
     h = fnv(h, f->object);
     h = fnv(h, f->file);

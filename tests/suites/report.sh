@@ -888,6 +888,18 @@ EOF2
         if ((rc == 0)) && grep -q "fill'run -> " "$T/out"; then pass real-contexts; else fail real-contexts "$(head -c 400 "$T/out")"; fi
         r "$CPR" merge -o merged-contexts.xml contexts.xml contexts.xml
         check real-contexts-merge bash -c '[[ $(grep -c " base=" "$1") -eq $(grep -c " base=" contexts.xml) ]]' _ merged-contexts.xml
+        # _start is entered with no node below it: its context has no callers and
+        # the plain name; it stays apart from its function in diff and merge
+        r "$CPR" diff contexts.xml contexts.xml
+        if ((rc == 0)) && grep -q "^Functions by .*: 0 of 0 changed functions" "$T/out"; then
+            pass real-contexts-diff-self
+        else
+            fail real-contexts-diff-self "$(grep -A3 '^Functions by' "$T/out" | head -5)"
+        fi
+        r "$CPR" merge -o merged1-contexts.xml contexts.xml
+        check real-contexts-merge-one bash -c '[[ $(grep -c "<function " "$1") -eq $(grep -c "<function " contexts.xml) ]] &&
+            "$2" validate "$1" >/dev/null &&
+            "$2" diff contexts.xml "$1" | grep -q "^Functions by .*: 0 of 0 changed functions"' _ merged1-contexts.xml "$CPR"
     else
         fail real-contexts-run "$(tail -3 contexts.err 2>/dev/null)"
     fi
