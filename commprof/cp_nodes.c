@@ -67,10 +67,16 @@ void cp_report_unmatched_patterns(void)
       for (UInt i = 0; i < n; i++) {
          if (cp_pattern_has_matched(list, i)) continue;
          Bool plain = VG_(strchr)(pats[i], '(') == NULL && VG_(strchr)(pats[i], '*') == NULL;
-         VG_(umsg)("commprof: %s pattern '%s' matched no function that ran%s%s%s%s\n", opt[list], pats[i],
+         /* --collect-in and --per-call-fns name nodes: a function that
+            --fn-include or --fn-exclude left out ran, but is none */
+         Bool selected = list != CP_PAT_FN_INCLUDE
+                         && (cp_clo.n_fn_include > 0 || cp_clo.n_fn_exclude > 0);
+         VG_(umsg)("commprof: %s pattern '%s' matched no %sfunction that ran%s%s%s%s%s\n", opt[list], pats[i],
+                   list == CP_PAT_FN_INCLUDE ? "" : "node ",
                    list == CP_PAT_FN_INCLUDE ? " in the node objects" : "",
                    plain ? " (a C++ function's name has its parameters: '" : "",
-                   plain ? pats[i] : "", plain ? "(*)')" : "");
+                   plain ? pats[i] : "", plain ? "(*)')" : "",
+                   selected ? " (the functions --fn-include or --fn-exclude leaves out are not nodes)" : "");
       }
    }
 }

@@ -82,16 +82,18 @@ static void add_pattern(HChar*** list, UInt* n, const HChar* p, SizeT len)
    (*list)[*n] = NULL;
 }
 
-/* Comma-separated patterns; each non-empty piece is one. */
+/* Comma-separated patterns, none of them empty (--fn-include=, or a,,b is
+   a mistake: it would select what no option selects). */
 static void add_patterns(const HChar* arg, HChar*** list, UInt* n, const HChar* v)
 {
-   if (*v == 0) bad_option(arg, "expected a comma-separated list of patterns (* and ?)");
    const HChar* p = v;
-   while (*p) {
+   for (;;) {
       const HChar* q = p;
       while (*q && *q != ',') q++;
-      if (q > p) add_pattern(list, n, p, (SizeT)(q - p));
-      p = *q ? q + 1 : q;
+      if (q == p) bad_option(arg, "expected a comma-separated list of patterns (* and ?), none of them empty");
+      add_pattern(list, n, p, (SizeT)(q - p));
+      if (*q == 0) break;
+      p = q + 1;
    }
 }
 

@@ -101,6 +101,11 @@ bad --summary-edges=100001 "$S"
 bad --summary-edges=99999999999999999999999 "$S"
 bad --summary-edges= "$S"
 bad --node-objs= 'pattern'
+# an empty pattern in a list is refused: it would select what no option selects
+bad --fn-include=, 'none of them empty'
+bad --collect-in=work,,solve 'none of them empty'
+bad --per-call-fns=work, 'none of them empty'
+bad --object-exclude=,tmp 'none of them empty'
 bad --commprof-out-file= 'file name|file'
 bad --commprof-xml-file= 'file name|file'
 bad --commprof-bogus=1 ''
@@ -321,16 +326,16 @@ done
 
 vg --collect-in=produce,nosuch --per-call=yes '--per-call-fns=consume,zz*' \
    --commprof-out-file=none --commprof-xml-file=none
-want1="commprof: --collect-in pattern 'nosuch' matched no function that ran (a C++ function's name has its parameters: 'nosuch(*)')"
-want2="commprof: --per-call-fns pattern 'zz*' matched no function that ran"
-got=$(grep -c 'matched no function' "$T/err")
+want1="commprof: --collect-in pattern 'nosuch' matched no node function that ran (a C++ function's name has its parameters: 'nosuch(*)')"
+want2="commprof: --per-call-fns pattern 'zz*' matched no node function that ran"
+got=$(grep -c 'matched no' "$T/err")
 if ((rc == 0)) && grep -qF -- "$want1" "$T/err" && grep -qF -- "$want2" "$T/err" && [[ $got == 2 ]]; then
     pass unmatched-patterns
 else
     fail unmatched-patterns "exit $rc; $got lines: $(grep 'matched no' "$T/err" | head -3)"
 fi
 vg --collect-in=produce --per-call=yes --per-call-fns=consume --commprof-out-file=none --commprof-xml-file=none
-if ((rc == 0)) && ! grep -q 'matched no function' "$T/err"; then pass matched-patterns-quiet
+if ((rc == 0)) && ! grep -q 'matched no' "$T/err"; then pass matched-patterns-quiet
 else fail matched-patterns-quiet "exit $rc; $(grep 'matched no' "$T/err" | head -2)"; fi
 vg '--fn-include=produce,consume,main,nosuch*' --commprof-out-file=none --commprof-xml-file=none
 if ((rc == 0)) && [[ $(grep -c 'matched no function' "$T/err") == 1 ]] \
@@ -338,6 +343,13 @@ if ((rc == 0)) && [[ $(grep -c 'matched no function' "$T/err") == 1 ]] \
     pass unmatched-fn-include
 else
     fail unmatched-fn-include "exit $rc; $(grep 'matched no' "$T/err" | head -3)"
+fi
+# a function that ran but that --fn-exclude leaves out is no node: the line says so
+vg --fn-exclude=produce --collect-in=produce --commprof-out-file=none --commprof-xml-file=none
+if ((rc == 0)) && grep -qF "commprof: --collect-in pattern 'produce' matched no node function that ran (a C++ function's name has its parameters: 'produce(*)') (the functions --fn-include or --fn-exclude leaves out are not nodes)" "$T/err"; then
+    pass unmatched-collect-in-excluded
+else
+    fail unmatched-collect-in-excluded "exit $rc; $(grep 'matched no' "$T/err" | head -3)"
 fi
 
 # ---------------------------------------------------------------------------
