@@ -109,6 +109,11 @@ static void relay(void* arg, xmlErrorPtr e)
     if (e->level == XML_ERR_WARNING) return;
     long line = e->line > 0 ? e->line : cur_line(s);
     const char* m = e->message ? e->message : "malformed XML";
+    /* libxml2 says "Document is empty" of text that does not start with a tag,
+     * such as the callgrind-format file */
+    if (e->code == XML_ERR_DOCUMENT_EMPTY)
+        m = "empty, or not an XML document (commprof-report reads the XML profile, "
+            "--commprof-xml-file, not the callgrind-format file)";
     cpr_seterr(s->err, s->name, line, "%s", m);
 }
 
@@ -1054,9 +1059,15 @@ int cpr_load(const char* path, cpr_profile** out, cpr_error* err)
             return CPR_EINPUT;
         }
         struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        int stat_ok = fstat(fd, &st) == 0;
+        if (stat_ok && S_ISDIR(st.st_mode)) {
             close(fd);
             cpr_seterr(err, path, 0, "is a directory");
+            return CPR_EINPUT;
+        }
+        if (stat_ok && S_ISREG(st.st_mode) && st.st_size == 0) {
+            close(fd);
+            cpr_seterr(err, path, 0, "is empty: no profile in it");
             return CPR_EINPUT;
         }
     }

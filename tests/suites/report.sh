@@ -373,6 +373,16 @@ for f in bad/*.xml; do
     bad_input "error-${n%.xml}" "$f"
 done
 bad_input error-missing-file bad/no-such-file.xml
+# an empty file and a callgrind-format file: the message says what is wrong
+: >empty.xml
+printf '# callgrind format\nversion: 1\ncreator: commprof\n' >profile.out
+for f in empty.xml profile.out; do
+    bad_input "error-not-xml-$f" "$f"
+done
+r "$CPR" summary empty.xml
+check error-empty-says-so grep -q 'empty.xml: is empty: no profile in it$' "$T/err"
+r "$CPR" summary profile.out
+check error-callgrind-says-so grep -q 'profile.out:1: empty, or not an XML document (.*callgrind-format' "$T/err"
 if grep -rq "SECRET-$$" "$T/out" "$T/err" 2>/dev/null; then
     fail error-xxe-no-leak "the external entity was read"
 else
