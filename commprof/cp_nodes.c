@@ -248,6 +248,11 @@ CpNode* cp_node_dynlinker(void)
 
 static CpNode* libdata;
 
+Bool cp_is_libdata_node(UInt node)
+{
+   return libdata != NULL && node == libdata->id;
+}
+
 CpNode* cp_node_libdata(void)
 {
    if (libdata == NULL) libdata = new_node(CP_KIND_SPECIAL, "(library data)", "", "", "", 0, 0);

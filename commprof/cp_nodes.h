@@ -96,6 +96,8 @@ CpNode* cp_node_dynlinker(void);
    thread-local memory, the FILE and DIR blocks it allocates: see
    cp_access.h), made on first need. */
 CpNode* cp_node_libdata(void);
+/* Is node id (library data)'s (made yet)? */
+Bool    cp_is_libdata_node(UInt node);
 /* Is node (library data) or (dynamic linker), the run-time's own work? */
 Bool    cp_node_is_runtime(UInt node);
 /* The code region named name (client requests), made if absent. */

@@ -446,10 +446,11 @@ UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
 }
 
 /* Writers that count as the program's writes (not never-written memory, not
-   calloc's zeroes). */
+   calloc's zeroes, not the run-time library's bookkeeping: (library data)'s
+   accesses are no object's). */
 static Bool written_by_program(CpWriter w, void* arg)
 {
-   return w != 0 && cp_ctxs[w].node != CP_NODE_ALLOCATOR;
+   return w != 0 && cp_ctxs[w].node != CP_NODE_ALLOCATOR && !cp_is_libdata_node(cp_ctxs[w].node);
 }
 
 /* Bytes of [lo, lo+len) the program wrote, less those in named ranges
@@ -969,7 +970,7 @@ static inline __attribute__((always_inline)) void credit_flow(CpObject* o, UInt 
                                                               UInt oc, Addr x, SizeT len)
 {
    cp_edge_credit(&cp_flows, p, oc, x, len);
-   if (inst1 && p != 0 && cp_ctxs[p].node != CP_NODE_ALLOCATOR)
+   if (inst1 && written_by_program(p, NULL))
       mark_produced(&insts[inst1 - 1], o, x, len);
 }
 
