@@ -171,10 +171,103 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
    }
 }
 
+/* len bytes at a that system call sysno of thread tid wrote, if they are
+   the client's to write. */
+static void kernel_wrote(ThreadId tid, UInt sysno, Addr a, SizeT len)
+{
+   if (a == 0 || len == 0 || !VG_(am_is_valid_for_client)(a, len, VKI_PROT_WRITE)) return;
+   cp_record_write(a, len, cp_ctx_of_thread(cp_thread_of(tid), cp_node_syscall((Word)sysno)));
+}
+
+/* The kernel's writes that Valgrind's system-call wrappers do not report:
+   the length words of the socket calls (the lengths they return), the
+   control length of recvmsg, the fd_sets and time left of select, the lock
+   fcntl(F_GETLK) describes. */
+static void undescribed_kernel_writes(ThreadId tid, UInt sysno, UWord* args)
+{
+   switch (sysno) {
+   case __NR_recvfrom:
+      kernel_wrote(tid, sysno, args[5], sizeof(UInt));
+      break;
+   case __NR_accept: case __NR_accept4: case __NR_getsockname: case __NR_getpeername:
+      kernel_wrote(tid, sysno, args[2], sizeof(UInt));
+      break;
+   case __NR_getsockopt:
+      kernel_wrote(tid, sysno, args[4], sizeof(UInt));
+      break;
+   case __NR_recvmsg: {
+      Addr m = args[1];
+      if (m && VG_(am_is_valid_for_client)(m, sizeof(struct vki_msghdr), VKI_PROT_READ)) {
+         kernel_wrote(tid, sysno, m + offsetof(struct vki_msghdr, msg_namelen), sizeof(UInt));
+         kernel_wrote(tid, sysno, m + offsetof(struct vki_msghdr, msg_controllen),
+                      sizeof(((struct vki_msghdr*)0)->msg_controllen));
+      }
+      break;
+   }
+   case __NR_select: case __NR_pselect6: {
+      SizeT n = (SizeT)(UInt)args[0];
+      SizeT bytes = (n + 63) / 64 * 8;                  /* whole longs, as the kernel copies */
+      for (UInt k = 1; k <= 3; k++) kernel_wrote(tid, sysno, args[k], bytes);
+      if (sysno == __NR_select) kernel_wrote(tid, sysno, args[4], sizeof(struct vki_timeval));
+      break;
+   }
+   case __NR_fcntl:
+      if (args[1] == VKI_F_GETLK || args[1] == 36 /* F_OFD_GETLK */)
+         kernel_wrote(tid, sysno, args[2], sizeof(struct vki_flock));
+      break;
+   default:
+      break;
+   }
+}
+
+/* madvise(MADV_DONTNEED) empties the pages of a private mapping: they read as
+   zeroes (anonymous) or as the file again; a shared mapping keeps its
+   contents.  Which mappings are private, /proc/self/maps tells. */
+static void discarded_pages(Addr a, SizeT len)
+{
+   SysRes r = VG_(open)("/proc/self/maps", VKI_O_RDONLY, 0);
+   if (sr_isError(r)) return;
+   Int fd = (Int)sr_Res(r);
+   SizeT cap = 65536, have = 0;
+   HChar* buf = VG_(malloc)("cp.events.maps", cap + 1);
+   for (;;) {
+      if (have == cap) {
+         cap *= 2;
+         buf = VG_(realloc)("cp.events.maps", buf, cap + 1);
+      }
+      Int got = VG_(read)(fd, buf + have, (Int)(cap - have));
+      if (got <= 0) break;
+      have += (SizeT)got;
+   }
+   VG_(close)(fd);
+   buf[have] = 0;
+   Addr end = a + len;
+   /* lines "start-end perms offset dev inode path": perms[3] is p or s */
+   for (HChar* line = buf; *line; ) {
+      HChar* nl = VG_(strchr)(line, '\n');
+      if (nl) *nl = 0;
+      HChar* p = line;
+      Addr lo = (Addr)VG_(strtoull16)(p, &p);
+      Addr hi = *p == '-' ? (Addr)VG_(strtoull16)(p + 1, &p) : 0;
+      if (*p == ' ' && VG_(strlen)(p) >= 5 && p[4] == 'p' && hi > a && lo < end) {
+         Addr from = lo > a ? lo : a, to = hi < end ? hi : end;
+         forget(from, to - from);
+      }
+      if (!nl) break;
+      line = nl + 1;
+   }
+   VG_(free)(buf);
+}
+
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res)
 {
    if (tid >= VG_N_THREADS) return;
    cur_syscall[tid] = -1;
+   if (!sr_isError(res)) {
+      undescribed_kernel_writes(tid, sysno, args);
+      if (sysno == __NR_madvise && args[2] == 4 /* MADV_DONTNEED */ && args[1] > 0)
+         discarded_pages(args[0], args[1]);
+   }
    if (sysno == __NR_open || sysno == __NR_openat) opened_file(tid, res);
    /* the parent learns its new thread's kernel id, before the thread has run
       (another thread may name it at once) */
