@@ -225,22 +225,9 @@ static void undescribed_kernel_writes(ThreadId tid, UInt sysno, UWord* args)
    contents.  Which mappings are private, /proc/self/maps tells. */
 static void discarded_pages(Addr a, SizeT len)
 {
-   SysRes r = VG_(open)("/proc/self/maps", VKI_O_RDONLY, 0);
-   if (sr_isError(r)) return;
-   Int fd = (Int)sr_Res(r);
-   SizeT cap = 65536, have = 0;
-   HChar* buf = VG_(malloc)("cp.events.maps", cap + 1);
-   for (;;) {
-      if (have == cap) {
-         cap *= 2;
-         buf = VG_(realloc)("cp.events.maps", buf, cap + 1);
-      }
-      Int got = VG_(read)(fd, buf + have, (Int)(cap - have));
-      if (got <= 0) break;
-      have += (SizeT)got;
-   }
-   VG_(close)(fd);
-   buf[have] = 0;
+   Int err;
+   HChar* buf = cp_read_file("/proc/self/maps", "cp.events.maps", &err);
+   if (buf == NULL) return;
    Addr end = a + len;
    /* lines "start-end perms offset dev inode path": perms[3] is p or s */
    for (HChar* line = buf; *line; ) {

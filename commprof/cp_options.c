@@ -97,28 +97,42 @@ static void add_patterns(const HChar* arg, HChar*** list, UInt* n, const HChar* 
    }
 }
 
-/* One pattern per line of a file; blank lines and lines starting with #
-   are skipped (QUAD's monitor lists). */
-static void add_pattern_file(const HChar* arg, HChar*** list, UInt* n, const HChar* path)
+HChar* cp_read_file(const HChar* path, const HChar* cc, Int* err)
 {
-   if (*path == 0) bad_option(arg, "expected the name of a file with one function name pattern per line");
    SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
-   if (sr_isError(r)) bad_option(arg, "cannot open the file");
+   if (sr_isError(r)) { *err = 1; return NULL; }
    Int fd = (Int)sr_Res(r);
    SizeT cap = 4096, len = 0;
-   HChar* buf = VG_(malloc)("cp.options.file", cap + 1);
+   HChar* buf = VG_(malloc)(cc, cap + 1);
    for (;;) {
       if (len == cap) {
          cap *= 2;
-         buf = VG_(realloc)("cp.options.file", buf, cap + 1);
+         buf = VG_(realloc)(cc, buf, cap + 1);
       }
       Int got = VG_(read)(fd, buf + len, (Int)(cap - len));
-      if (got < 0) { VG_(close)(fd); bad_option(arg, "cannot read the file"); }
+      if (got < 0) {
+         VG_(close)(fd);
+         VG_(free)(buf);
+         *err = 2;
+         return NULL;
+      }
       if (got == 0) break;
       len += (SizeT)got;
    }
    VG_(close)(fd);
    buf[len] = 0;
+   *err = 0;
+   return buf;
+}
+
+/* One pattern per line of a file; blank lines and lines starting with #
+   are skipped (QUAD's monitor lists). */
+static void add_pattern_file(const HChar* arg, HChar*** list, UInt* n, const HChar* path)
+{
+   if (*path == 0) bad_option(arg, "expected the name of a file with one function name pattern per line");
+   Int err;
+   HChar* buf = cp_read_file(path, "cp.options.file", &err);
+   if (buf == NULL) bad_option(arg, err == 1 ? "cannot open the file" : "cannot read the file");
    HChar* p = buf;
    while (*p) {
       HChar* e = p;

@@ -49,6 +49,9 @@ extern CpOptions cp_clo;
 void cp_options_init(void);
 Bool cp_process_cmd_line_option(const HChar* arg);
 void cp_print_usage(void);
+/* The whole file at path, 0-terminated, in a block of cost centre cc (to
+   VG_(free)); NULL with *err 1 if it cannot be opened, 2 if not read. */
+HChar* cp_read_file(const HChar* path, const HChar* cc, Int* err);
 void cp_print_debug_usage(void);
 /* Options as "name=value" pairs for the output files' metadata. */
 UInt cp_options_count(void);
