@@ -348,13 +348,21 @@ static inline void drop_frames_below(CpThread* t, Addr sp, Bool at_too)
    pop_to(t, d);
 }
 
-/* Push a frame for n at sp, counting a call if count_call. */
+/* Push a frame for n at sp: a call if count_call, else the entry of an
+   OpenMP region of n (no call: see enter). */
 static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
 {
    /* a special node ((dynamic linker)) has no caller contexts */
    UInt cnode = cp_clo.separate_callers && n->kind == CP_KIND_FUNCTION ? caller_context(t, n)
                                                                       : n->id;
-   Bool per_call = n->per_call && collecting(t);
+   /* the team's thread that called n (the master) runs the region inside
+      that call of n: the same context, and no per-call record of its own */
+   if (!count_call) {
+      UInt d = t->depth;
+      while (d > 1 && t->frames[d - 1].barrier) d--;
+      if (d > 1 && t->frames[d - 1].node == n->id) cnode = t->frames[d - 1].cnode;
+   }
+   Bool per_call = count_call && n->per_call && collecting(t);
    if (per_call) {
       /* the path: the functions of the frames below, innermost first */
       UInt path[16];

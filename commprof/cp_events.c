@@ -44,6 +44,7 @@ static void die_mem(Addr a, SizeT len)
 {
    if (cp_clo.objects) cp_objects_memory_gone(a, len);
    forget(a, len);
+   cp_instrument_code_gone(a, len);
 }
 
 static void new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)

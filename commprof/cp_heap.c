@@ -154,6 +154,11 @@ static Bool in_opener_call(ThreadId tid)
    return yes;
 }
 
+void cp_heap_code_gone(void)
+{
+   VG_(memset)(opener_cache, 0, sizeof opener_cache);
+}
+
 Addr  cp_libheap_lo;
 UWord cp_libheap_span;
 typedef struct { Addr lo; SizeT size; } LibBlock;

@@ -24,5 +24,8 @@ void cp_heap_get_stats(CpHeapStats* st);
 extern Addr  cp_libheap_lo;
 extern UWord cp_libheap_span;
 Bool cp_heap_lib_owned(Addr a);
+/* Code was unmapped (cp_instrument_code_gone): forget what was decided of
+   library call targets by address. */
+void cp_heap_code_gone(void);
 
 #endif

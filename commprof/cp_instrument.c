@@ -30,6 +30,7 @@
 #include "cp_objects.h"
 #include "cp_timeline.h"
 #include "cp_deadloads.h"
+#include "cp_heap.h"
 
 /* ------------------------------------------------------------------ */
 /* Which objects are node objects                                     */
@@ -45,6 +46,7 @@ static ULong  exe_dev, exe_ino;
 
 typedef struct {
    const DebugInfo* di;
+   Addr text_lo, text_hi;        /* its code: the entry goes when that is unmapped */
    Bool is_node;
    CpElfSyms* elf;               /* its sections and symbols, read on first need */
    Bool lib_known;               /* lib is decided */
@@ -52,6 +54,10 @@ typedef struct {
    Bool preload;                 /* commprof's preload library */
    Bool libstdcxx;               /* libstdc++ */
 } ObjEnt;
+
+/* in_sync_function's answer for the last functions asked about, by first
+   instruction */
+static struct { Addr entry; Bool sync; } sync_cache[256];
 static ObjEnt* objs;
 static UInt    n_objs, objs_cap;
 
@@ -164,8 +170,32 @@ static ObjEnt* obj_ent(const DebugInfo* di)
    ObjEnt* o = &objs[n_objs++];
    VG_(memset)(o, 0, sizeof(*o));
    o->di = di;
+   o->text_lo = VG_(DebugInfo_get_text_avma)(di);
+   o->text_hi = o->text_lo + VG_(DebugInfo_get_text_size)(di);
    o->is_node = cp_clo.nodes == CP_NODES_ALL || main_exe || (path && object_matches_patterns(path));
    return o;
+}
+
+void cp_instrument_code_gone(Addr a, SizeT len)
+{
+   Bool gone = False;
+   for (UInt i = 0; i < n_objs; ) {
+      if (objs[i].text_lo < a + len && a < objs[i].text_hi && objs[i].text_hi > objs[i].text_lo) {
+         /* its DebugInfo goes too; another object may come to these
+            addresses (dlclose, then dlopen): it gets an entry, nodes and
+            answers of its own.  (Its sections and symbols, and its library
+            data, are left: small, and nothing refers to them any more.) */
+         cp_nodes_forget_code(objs[i].text_lo, objs[i].text_hi);
+         objs[i] = objs[--n_objs];
+         gone = True;
+      } else {
+         i++;
+      }
+   }
+   if (gone) {
+      VG_(memset)(sync_cache, 0, sizeof sync_cache);
+      cp_heap_code_gone();
+   }
 }
 
 static Bool object_is_node(const DebugInfo* di)
@@ -470,15 +500,13 @@ static Bool in_sync_function(Addr ia)
       "dl_iterate_phdr", "__dl_iterate_phdr", "_dl_find_object", "__tls_get_addr",
       NULL
    };
-   /* the answer for the last functions asked about, by first instruction */
-   static struct { Addr entry; Bool sync; } cache[256];
    const HChar* fnw;
    if (!VG_(get_fnname_w_offset)(VG_(current_DiEpoch)(), ia, &fnw)) return False;
    Addr off;
    SizeT n = split_fnname(fnw, &off);
    Addr entry = ia - off;
    UInt slot = (UInt)(entry ^ (entry >> 8)) & 255;
-   if (cache[slot].entry == entry && entry != 0) return cache[slot].sync;
+   if (sync_cache[slot].entry == entry && entry != 0) return sync_cache[slot].sync;
    /* without the symbol version Valgrind may give (pthread_once@@GLIBC_2.34) */
    for (SizeT k = 0; k < n; k++)
       if (fnw[k] == '@') { n = k; break; }
@@ -488,8 +516,8 @@ static Bool in_sync_function(Addr ia)
    Bool sync = False;
    for (UInt i = 0; pats[i] && !sync; i++)
       if (VG_(string_match)(pats[i], fn)) sync = True;
-   cache[slot].entry = entry;
-   cache[slot].sync = sync;
+   sync_cache[slot].entry = entry;
+   sync_cache[slot].sync = sync;
    return sync;
 }
 

@@ -9,6 +9,11 @@ void  cp_instrument_init(void);
 /* Classify the objects loaded at start-up (the main executable among them)
    before the client's first instruction. */
 void  cp_instrument_find_main_exe(void);
+/* [a, a+len) was unmapped: the objects whose code was there are gone, with
+   what was decided of their addresses (nodes by entry, library and
+   synchronisation functions), so that another object loaded there later
+   (dlclose, then dlopen) is seen as itself. */
+void  cp_instrument_code_gone(Addr a, SizeT len);
 
 /* Features the generated code must support; see cp_instrument_need. */
 #define CP_NEED_COLLECT  1u   /* collection switched on and off */

@@ -206,6 +206,17 @@ CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
    return f->node;
 }
 
+void cp_nodes_forget_code(Addr lo, Addr hi)
+{
+   VG_(HT_ResetIter)(fn_by_entry);
+   FnEnt* e;
+   while ((e = VG_(HT_Next)(fn_by_entry)) != NULL)
+      if (e->key >= lo && e->key < hi) {
+         VG_(HT_remove_at_Iter)(fn_by_entry);
+         VG_(free)(e);
+      }
+}
+
 static const HChar* syscall_name(Word sysno)
 {
    static const struct { Word no; const HChar* name; } names[] = {

@@ -75,6 +75,9 @@ void    cp_report_unmatched_patterns(void);
    (cp_fn_source_len), in the same object. */
 CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
                          const HChar* file, const HChar* dir, UInt line);
+/* The code at [lo, hi) is unmapped: its entries no longer name nodes (the
+   nodes stay, with their counts; code mapped there later gets its own). */
+void    cp_nodes_forget_code(Addr lo, Addr hi);
 /* The length of the source function's name at the start of symbol name:
    without GCC's suffixes of parts and clones (".cold", ".part.N",
    ".constprop.N", ".isra.N", ... after a C identifier, " [clone .X]" after

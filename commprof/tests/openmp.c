@@ -20,6 +20,19 @@
  *   produce@2 -> consume@2 8192, consume@1 -> total@1 8192, consume@2 -> total@1 8192.
  * Calls: main 1, total 1, produce 1, consume 1: the threads of the team enter the
  *   outlined region in the frame of produce (consume), with no call of their own.
+ * With --per-call=yes (openmp-percall): one record per call, in call order: main 2,
+ *   produce 3, consume 4, total 5 (_start, seq 1, never returns); the main thread's part
+ *   of a region credits the call of produce (consume) it is in: consume reads 8192 bytes
+ *   of a from produce, total 16384 of b from consume (its own bytes, the region's stack
+ *   traffic, are left out); thread 2's part credits no record (no call in progress).
+ *   Before, each thread's entry into a region was a call of its own: three records of
+ *   produce, three of consume, and total was seq 9.
+ * With --separate-callers=1 (openmp-contexts): the main thread's part of a region is in the
+ *   context of the call, produce'main (consume'main), with calls 1; thread 2's part is
+ *   plain produce (consume): a function entered with no node below it.  So
+ *   produce'main@1 -> consume'main@1 8192 and produce@2 -> consume@2 8192, and both halves
+ *   of b go to total'main.  Before, the main thread's part was produce'produce, as if
+ *   produce had called itself.
  * stdout: 2 * sum(i, i < 4096) = 4096 * 4095 = 16773120.
  */
 /* cflags: -fopenmp */

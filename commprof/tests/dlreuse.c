@@ -1,0 +1,94 @@
+/* cflags: -ldl */
+/* dlreuse: an object loaded where another was unloaded (dlclose, then dlopen) is seen as
+ * itself (run with --node-objs=dlreuse-a.so; the plugins are built from
+ * dlreuse-plugin.c.in by the prereq line).
+ *
+ * docs/definitions.md, Nodes: a function is identified by its first instruction's
+ * address, so two functions in different objects are distinct nodes, and only the node
+ * objects' functions are nodes; the run-time libraries (libnss_* among them) are told by
+ * their file names.  Before, what commprof had decided of an address stayed with it when
+ * the object there was unloaded: a plugin loaded later at the same address ran as the
+ * first one's nodes, or as a run-time library.
+ *
+ * The plugins have the same code at the same offsets; Valgrind maps each dlopen where
+ * the last dlclose unmapped (the program prints "same address: yes" when it did):
+ *   1. dlreuse-a.so (a node object): wa calls a_write (250 int stores to its static buf),
+ *      ra calls a_read (250 int loads): a_write -> a_read 1000 bytes, 1000 addresses
+ *   2. dlreuse-b.so (no node object): b's code is charged to its callers:
+ *      wb -> rb 1000, 1000 (before: a_write -> a_read 2000, and a_write, a_read 2 calls)
+ *   3. libnss_dlreuse.so (a run-time library): its accesses to its own buf are
+ *      (library data)'s: no wn -> rn edge
+ *   4. dlreuse-b.so again: wb2 -> rb2 1000, 1000 (before: nothing, taken for the run-time
+ *      library's own data)
+ * Calls: a_write 1, a_read 1 (the only plugin functions that are nodes).
+ *
+ * stdout: "sums 32125 32125 32125 32125 same address: yes" (sum of v + i, i < 250, for
+ * v = 4: 250 x 4 + 31125).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NI __attribute__((noipa))
+
+static void *h;
+static void (*w)(int);
+static int (*r)(void);
+
+static const char *prog;        /* dlreuse or dlreuse-O2: the plugins' names start so */
+
+static int load(const char *fmt, const char *wn, const char *rn)
+{
+    char so[256];
+    snprintf(so, sizeof so, fmt, prog);
+    h = dlopen(so, RTLD_NOW);
+    if (!h)
+        return 0;
+    w = (void (*)(int))dlsym(h, wn);
+    r = (int (*)(void))dlsym(h, rn);
+    return w && r;
+}
+
+NI void wa(void) { w(4); }
+NI int ra(void) { return r(); }
+NI void wb(void) { w(4); }
+NI int rb(void) { return r(); }
+NI void wn(void) { w(4); }
+NI int rn(void) { return r(); }
+NI void wb2(void) { w(4); }
+NI int rb2(void) { return r(); }
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    int s[4];
+    unsigned long at[4];
+    if (!load("./%s-a.so", "a_write", "a_read"))
+        return 1;
+    at[0] = (unsigned long)w;
+    wa();
+    s[0] = ra();
+    dlclose(h);
+    if (!load("./%s-b.so", "b_write", "b_read"))
+        return 2;
+    at[1] = (unsigned long)w;
+    wb();
+    s[1] = rb();
+    dlclose(h);
+    if (!load("./libnss_%s.so", "nss_write", "nss_read"))
+        return 3;
+    at[2] = (unsigned long)w;
+    wn();
+    s[2] = rn();
+    dlclose(h);
+    if (!load("./%s-b.so", "b_write", "b_read"))
+        return 4;
+    at[3] = (unsigned long)w;
+    wb2();
+    s[3] = rb2();
+    dlclose(h);
+    printf("sums %d %d %d %d same address: %s\n", s[0], s[1], s[2], s[3],
+           at[0] == at[1] && at[1] == at[2] && at[2] == at[3] ? "yes" : "no");
+    return 0;
+}
