@@ -244,7 +244,7 @@ static Bool function_selected(const HChar* name)
    namespace std (std::, or one of the Itanium ABI's abbreviations St, Sa,
    Sb, Ss, Si, So, Sd) or __gnu_cxx, a member of a class there, or one of
    their templates made in the program, or a lambda or class defined in one
-   of these?  The _M_run of std::thread's and std::async's states is not
+   of these, or a __gthread_ function of its thread headers?  The _M_run of std::thread's and std::async's states is not
    (std::thread::_State_impl, std::__future_base::_Async_state_impl; a
    packaged_task's _Task_state is): it runs the thread's callable, which the
    compiler often inlines there (a lambda), at the bottom of the thread's
@@ -263,6 +263,15 @@ static Bool is_std_function(const HChar* mangled, const HChar* name)
    /* a local entity (Z <function encoding> E <entity>: a lambda or a class
       defined in a function, its members) is its function's */
    while (*m == 'Z') m++;
+   /* the static functions of libstdc++'s thread headers (gthr-posix.h):
+      __gthread_active_p, __gthread_mutex_lock, ... */
+   {
+      const HChar* q = m;
+      if (*q == 'L') q++;
+      UInt len = 0;
+      while (*q >= '0' && *q <= '9') len = len * 10 + (UInt)(*q++ - '0');
+      if (len >= 10 && VG_(strncmp)(q, "__gthread_", 10) == 0) return True;
+   }
    if (*m == 'N') {                       /* a nested name: qualifiers first */
       m++;
       while (*m == 'r' || *m == 'V' || *m == 'K') m++;

@@ -1,4 +1,4 @@
-/* cflags: -std=c++17 */
+/* cflags: -std=c++17 -pthread */
 /* cxx-stdlocals: a lambda or a class defined inside a standard-library function is
  * the library's code, charged to the program's function that called it, as the function
  * is; only std::thread's and std::async's _M_run are nodes.
@@ -9,8 +9,10 @@
  * --std-nodes=yes.  Before, those local entities were nodes: at -O0, std::variant's copy
  * assignment runs its work in lambdas (_Copy_assign_base::operator=::{lambda}), so
  * copy -> sum below was split among them, and std::string's range constructor has a
- * local _Guard class, whose destructor read make's store.  The post command counts the
- * nodes with "lambda" or "_Guard" in their name: 0.
+ * local _Guard class, whose destructor read make's store.  So are the static functions of
+ * libstdc++'s thread headers, __gthread_mutex_lock and its kin (use takes a std::mutex
+ * with a lock_guard: at -O0 they were nodes).  The post command counts the nodes with
+ * "lambda", "_Guard" or "__gthread" in their name: 0.
  *
  *   fill:        builds a vector of 250 ints (i * 3 + 1) and moves it into src
  *                (variant<int, vector<int>>)
@@ -24,7 +26,8 @@
  *   write_text:  text[0..40) (40 one-byte stores)
  *   make:        str = new std::string(text, text + 40): the constructor copies the 40
  *                bytes with memcpy (16 + 16 + 8: 3 loads), and stores _M_p and the length
- *   use:         p = str->data(): str (8 bytes) and _M_p (8), then p[0..40) (40 loads)
+ *   use:         locks a std::mutex (the library's bookkeeping: no edge), then
+ *                p = str->data(): str (8 bytes) and _M_p (8), then p[0..40) (40 loads)
  *
  * Edges (bytes, unique addresses, accesses):
  *   fill -> copy        1000 + 2 x 16 + 1 = 1033, 1000 + 16 + 1 = 1017, 63 + 4 + 1 = 68
@@ -37,6 +40,7 @@
  *   97 x 40 + (0 + ... + 25) + (0 + ... + 13) = 3880 + 325 + 91 = 4296.
  */
 #include <cstdio>
+#include <mutex>
 #include <string>
 #include <variant>
 #include <vector>
@@ -81,8 +85,11 @@ NI void make()
     str = new std::string(text, text + 40);
 }
 
+std::mutex lock;
+
 NI long use()
 {
+    std::lock_guard<std::mutex> g(lock);
     long s = 0;
     const char *p = str->data();
     for (int i = 0; i < 40; i++)
