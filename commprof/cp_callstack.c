@@ -19,6 +19,7 @@ UInt      cp_cur_ctx;
 CpNode*   cp_cur_node;
 Addr      cp_top_sp;
 Addr      cp_book_sp;
+Addr      cp_book_ret;
 Addr      cp_cur_stack_lo, cp_cur_stack_span;
 
 CpThread** cp_threads;
@@ -94,6 +95,7 @@ static void publish_top(void)
    CpFrame*  f = &t->frames[t->depth - 1];
    cp_top_sp = t->n_barriers ? 0 : f->sp;
    cp_book_sp = f->book_sp;
+   cp_book_ret = f->book_ret;
    if (t->n_regions) {                       /* everything goes to the region */
       cp_redirect_node = cp_nodes[t->regions[t->n_regions - 1]];
       cp_redirect_fn   = NULL;
@@ -427,8 +429,12 @@ VG_REGPARM(1) void cp_h_book_enter(Addr sp)
       cp_thread_switch(VG_(get_running_tid)());
       t = cp_cur_thread;
    }
+   /* sp is the stack pointer of a block start: valid stack */
+   Addr ret = VG_(am_is_valid_for_client)(sp, sizeof(Addr), VKI_PROT_READ) ? *(const Addr*)sp : 0;
    t->frames[t->depth - 1].book_sp = sp;
+   t->frames[t->depth - 1].book_ret = ret;
    cp_book_sp = sp;
+   cp_book_ret = ret;
    cp_hot_flags_update();
 }
 
@@ -445,7 +451,10 @@ Bool cp_book_active(void)
 {
    CpThread* t = cp_cur_thread;
    if (t == NULL || cp_book_sp == 0) return False;
-   if (VG_(get_SP)(t->tid) <= cp_book_sp) return True;
+   if (VG_(get_SP)(t->tid) <= cp_book_sp
+       && VG_(am_is_valid_for_client)(cp_book_sp, sizeof(Addr), VKI_PROT_READ)
+       && *(const Addr*)cp_book_sp == cp_book_ret)
+      return True;
    t->frames[t->depth - 1].book_sp = 0;
    cp_book_sp = 0;
    cp_hot_flags_update();

@@ -27,6 +27,9 @@ typedef struct {
    Addr book_sp;     /* 0, or the stack pointer at the entry of the library's
                         bookkeeping code (see cp_h_book_enter) that this
                         frame's code called and that may not have returned */
+   Addr book_ret;    /* the return address of that call, at book_sp: a later
+                        call at the same depth has another (the bookkeeping
+                        code was left by longjmp, an exception or a jump) */
 } CpFrame;
 
 typedef struct CpThread {
@@ -65,6 +68,7 @@ extern UInt      cp_cur_ctx;      /* context of the innermost node frame */
 extern CpNode*   cp_cur_node;     /* its node */
 extern Addr      cp_top_sp;       /* sp of the innermost frame */
 extern Addr      cp_book_sp;      /* book_sp of the innermost frame */
+extern Addr      cp_book_ret;     /* and its book_ret */
 /* Code of a node function is charged to that function, except when
    cp_redirect_node is set: then code of cp_redirect_fn (of every function
    if cp_redirect_fn is NULL) is charged to cp_redirect_node (an open code
@@ -138,7 +142,8 @@ void cp_signal_post(ThreadId tid);
    synchronisation and thread functions, the exception runtime: the code
    cp_instrument.c gives the descriptor lib_everywhere) was entered with
    stack pointer sp, at the start of a superblock, while the innermost node
-   frame had no such call in progress (cp_book_sp 0, or below sp: returned).
+   frame had no such call in progress (cp_book_sp 0, or below sp: returned;
+   or at sp with another return address there: left otherwise).
    Until it returns, what the code outside the nodes does for it (the
    dynamic linker's TLS set-up in pthread_create, the string functions the
    unwinder calls, the loading of libgcc_s in pthread_exit) is (library
@@ -150,7 +155,8 @@ VG_REGPARM(1) void cp_h_book_enter(Addr sp);
 VG_REGPARM(1) void cp_h_book_leave(Addr sp);
 /* For an access of code outside the nodes while cp_book_sp is set (the
    CP_HOT_BOOK flag): is that call still in progress (the stack pointer at
-   or below cp_book_sp)?  If not, forgets it. */
+   or below cp_book_sp, and its return address still there)?  If not,
+   forgets it. */
 Bool cp_book_active(void);
 
 /* A forked child: only the forking thread survives, and the clock and

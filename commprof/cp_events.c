@@ -21,13 +21,15 @@
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_aspacemgr.h"
 
-static Word* cur_syscall;
-static Int*  pending_comm_lwp;     /* by ThreadId: lwp of a .../task/LWP/comm open in progress */          /* by ThreadId: system call in progress, -1 if none */
+static Word* cur_syscall;          /* by ThreadId: system call in progress, -1 if none */
+static Int*  pending_comm_lwp;     /* by ThreadId: lwp of a .../task/LWP/comm open in progress */
+static Bool* futex_reads_only;     /* by ThreadId: the futex call in progress writes nothing */
 
 void cp_events_init(void)
 {
    cur_syscall = VG_(malloc)("cp.events.sys", VG_N_THREADS * sizeof(Word));
    for (UInt i = 0; i < VG_N_THREADS; i++) cur_syscall[i] = -1;
+   futex_reads_only = VG_(calloc)("cp.events.futex", VG_N_THREADS, sizeof(Bool));
    pending_comm_lwp = VG_(calloc)("cp.events.comm", VG_N_THREADS, sizeof(Int));
 }
 
@@ -67,6 +69,9 @@ static void post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
    UInt node;
    switch (part) {
    case Vg_CoreSysCall:
+      /* Valgrind takes every futex call for a write of the futex word; only
+         the PI and WAKE_OP operations write one */
+      if (tid < VG_N_THREADS && cur_syscall[tid] == __NR_futex && futex_reads_only[tid]) return;
       node = (tid < VG_N_THREADS && cur_syscall[tid] >= 0)
              ? cp_node_syscall(cur_syscall[tid]) : cp_node_syscall(-1);
       break;
@@ -165,6 +170,12 @@ static void opened_file(ThreadId tid, SysRes res)
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
 {
    if (tid < VG_N_THREADS) cur_syscall[tid] = (Word)sysno;
+   if (tid < VG_N_THREADS && sysno == __NR_futex) {
+      /* WAIT, WAKE, FD, REQUEUE, CMP_REQUEUE, WAIT_BITSET, WAKE_BITSET
+         (without the PRIVATE and CLOCK_REALTIME flags) */
+      UWord op = args[1] & ~(UWord)(128 | 256);
+      futex_reads_only[tid] = op <= 4 || op == 9 || op == 10;
+   }
    if (tid < VG_N_THREADS) name_thread_from_syscall(tid, sysno, args);
    if (sysno == __NR_execve || sysno == __NR_execveat) {
       /* the new image replaces the tool too: keep what this one saw */

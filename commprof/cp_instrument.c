@@ -952,16 +952,23 @@ static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* ne
 
 /* At the start of a block of code whose every access is (library data)'s:
    unless the innermost node frame has a call of such code in progress
-   (cp_book_sp at or above the stack pointer), this is one, entered at the
-   stack pointer (blocks start at calls and returns: a function's first
-   block starts at its entry, with the return address on top). */
+   (cp_book_sp above the stack pointer, or at it with the call's return
+   address on top), this is one, entered at the stack pointer (blocks start
+   at calls and returns: a function's first block starts at its entry, with
+   the return address on top). */
 static void emit_book_enter(IRSB* sb, const VexGuestLayout* layout)
 {
    IRExpr* sp = get_sp(sb, layout);
    IRExpr* b = load64(sb, &cp_book_sp);
+   IRExpr* r = load64(sb, &cp_book_ret);
+   IRExpr* top = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, sp));
    IRExpr* none = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, b, IRExpr_Const(IRConst_U64(0))));
    IRExpr* gone = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, b, sp));
-   IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, none, gone));
+   IRExpr* same = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, b, sp));
+   IRExpr* other = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, top, r));
+   IRExpr* left = assign(sb, Ity_I1, IRExpr_Binop(Iop_And1, same, other));
+   IRExpr* either = assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, none, gone));
+   IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, either, left));
    add_dirty(sb, 1, "cp_h_book_enter", cp_h_book_enter, mkIRExprVec_1(sp), g);
 }
 

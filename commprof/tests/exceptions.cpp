@@ -40,6 +40,9 @@
  *   at -O2 only: produce() loads two 16-byte vector constants from .rodata: 32, 32;
  *   check(int)'s cold part loads Err's where[1..2] = {2, 3} as one 8-byte constant, once
  *   a throw: 16, 8
+ *   main's printf reads its format "%d %d\n" and the terminator: 7, 7 (before, main's
+ *   library calls after its second catch were taken for the runtime's: __cxa_end_catch
+ *   returns through commprof's free, not by a return of the runtime's own)
  * stdout: handle = 102 + 34 = 136, handle2 = 10 * 103 + 2 = 1032: "1168 2".
  */
 #include <cstdio>
