@@ -198,17 +198,32 @@ static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt
 
 enum { K_LOAD = 1, K_STORE = 2, K_MODIFY = 3 };
 
+/* Is an access of the code outside the nodes made for the library's
+   bookkeeping code (cp_h_book_enter), so (library data)'s? */
+static inline __attribute__((always_inline)) Bool for_bookkeeping(void)
+{
+   return UNLIKELY(cp_hot_flags & CP_HOT_BOOK) && cp_book_active();
+}
+
 /* The node and context charged with an access by the code of node function
-   sn (NULL: code outside the nodes, charged to the innermost node frame). */
-static inline __attribute__((always_inline)) void charged(CpNode* sn, CpNode** n, UInt* c)
+   sn (NULL: code outside the nodes, charged to the innermost node frame, or
+   to (library data) while that code works for the library's bookkeeping).
+   True: (library data), whose accesses are no data object's. */
+static inline __attribute__((always_inline)) Bool charged(CpNode* sn, CpNode** n, UInt* c)
 {
    if (sn) {
       *n = cp_effective(sn);
       *c = cp_cur_ctx_of((*n)->id);
-   } else {
-      *n = cp_cur_node;
-      *c = cp_cur_ctx;
+      return False;
    }
+   if (for_bookkeeping()) {
+      *n = cp_node_libdata();
+      *c = cp_cur_ctx_of((*n)->id);
+      return True;
+   }
+   *n = cp_cur_node;
+   *c = cp_cur_ctx;
+   return False;
 }
 
 /* An instruction whose one memory operand VEX makes several accesses
@@ -293,22 +308,6 @@ static inline __attribute__((always_inline)) void access_as(Addr a, UWord sz, Cp
    }
 }
 
-/* An access of a run-time library's code to the library's own data (see
-   cp_access.h): charged to (library data) of the running thread, not to a
-   region or a caller context, and never to a data object. */
-static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k, Bool grouped)
-{
-   CpNode* n = cp_node_libdata();
-   access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False, grouped);
-}
-
-/* Is an access of the code outside the nodes made for the library's
-   bookkeeping code (cp_h_book_enter), so (library data)'s? */
-static inline __attribute__((always_inline)) Bool for_bookkeeping(void)
-{
-   return UNLIKELY(cp_hot_flags & CP_HOT_BOOK) && cp_book_active();
-}
-
 /* One access of kind k (load, store or both) of sz bytes at a, by the code
    of node function sn (NULL: code outside the nodes, charged to the
    innermost node frame, or to (library data) for the library's
@@ -318,12 +317,8 @@ static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNod
 {
    CpNode* n;
    UInt c;
-   if (!sn && for_bookkeeping()) {
-      lib_data_access(a, sz, k, False);
-      return;
-   }
-   charged(sn, &n, &c);
-   access_as(a, sz, n, c, k, objects, False);
+   Bool lib = charged(sn, &n, &c);
+   access_as(a, sz, n, c, k, objects && !lib, False);
 }
 
 VG_REGPARM(3) void cp_h_load_n   (Addr a, UWord sz, CpNode* n) { access(a, sz, n,    K_LOAD,   False); }
@@ -550,8 +545,7 @@ static inline __attribute__((always_inline)) void objects_part(Addr a, UWord sz,
 {
    CpNode* n;
    UInt c;
-   if (!sn && for_bookkeeping()) return;    /* (library data)'s: no object */
-   charged(sn, &n, &c);
+   if (charged(sn, &n, &c)) return;         /* (library data)'s: no object */
    if (UNLIKELY(on_current_stack(a)) && cp_ignore_stack) return;
    if (cp_collect_mask == 0) return;
    if (k == K_LOAD) cp_objects_load(a, sz, c, n);
@@ -595,6 +589,14 @@ CP_SIZED_HELPERS(32)
 
 /* ---- the code of the run-time libraries ---- */
 
+/* An access of a run-time library's code to the library's own data (see
+   cp_access.h): charged to (library data) of the running thread, not to a
+   region or a caller context, and never to a data object. */
+static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k, Bool grouped)
+{
+   CpNode* n = cp_node_libdata();
+   access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False, grouped);
+}
 
 static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibData* d)
 {
@@ -655,10 +657,14 @@ static inline void lib_written(Addr a, UWord sz)
 static inline __attribute__((always_inline)) Bool lib_first(Addr a, UWord sz, const CpLibData* d,
                                                             UInt k, Bool grouped)
 {
-   if (lib_own(a, d) || for_bookkeeping()) {
+   if (lib_own(a, d)) {
       lib_data_access(a, sz, k, grouped);
       return False;
    }
+   /* working for the library's bookkeeping: the "_d" part charges it to
+      (library data) (charged), and the library call's reads are not
+      concerned */
+   if (for_bookkeeping()) return True;
    if (k == K_LOAD) return lib_load_once(a, sz, grouped);
    lib_written(a, sz);
    return True;
@@ -736,8 +742,8 @@ static void group_part(Addr a, UWord sz, CpNode* sn, UInt k)
 {
    CpNode* n;
    UInt c;
-   charged(sn, &n, &c);
-   access_as(a, sz, n, c, k, cp_clo.objects, True);
+   Bool lib = charged(sn, &n, &c);
+   access_as(a, sz, n, c, k, cp_clo.objects && !lib, True);
 }
 
 /* A piece of kind k of sz bytes at a, by the code of node function sn, or
@@ -753,10 +759,6 @@ void cp_h_group_access(Addr a, UWord sz, CpNode* sn, const CpLibData* d, UWord k
          Addr x = lo[j];
          UWord len = hi[j] - lo[j];
          if (d && !sn && !lib_first(x, len, d, dir, True)) continue;
-         if (!d && !sn && for_bookkeeping()) {
-            lib_data_access(x, len, dir, True);
-            continue;
-         }
          group_part(x, len, sn, dir);
       }
    }
