@@ -438,13 +438,19 @@ VG_REGPARM(1) void cp_h_book_enter(Addr sp)
    cp_hot_flags_update();
 }
 
+/* The bookkeeping call of t's innermost frame is over. */
+static void book_end(CpThread* t)
+{
+   t->frames[t->depth - 1].book_sp = 0;
+   cp_book_sp = 0;
+   cp_hot_flags_update();
+}
+
 VG_REGPARM(1) void cp_h_book_leave(Addr sp)
 {
    CpThread* t = cp_cur_thread;
    if (t == NULL || cp_book_sp == 0 || sp <= cp_book_sp) return;
-   t->frames[t->depth - 1].book_sp = 0;
-   cp_book_sp = 0;
-   cp_hot_flags_update();
+   book_end(t);
 }
 
 Bool cp_book_active(void)
@@ -455,9 +461,7 @@ Bool cp_book_active(void)
        && VG_(am_is_valid_for_client)(cp_book_sp, sizeof(Addr), VKI_PROT_READ)
        && *(const Addr*)cp_book_sp == cp_book_ret)
       return True;
-   t->frames[t->depth - 1].book_sp = 0;
-   cp_book_sp = 0;
-   cp_hot_flags_update();
+   book_end(t);
    return False;
 }
 

@@ -183,12 +183,12 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs)
    }
 }
 
-/* len bytes at a that system call sysno of thread tid wrote, if they are
-   the client's to write. */
-static void kernel_wrote(ThreadId tid, UInt sysno, Addr a, SizeT len)
+/* len bytes at a that the system call of thread tid in progress wrote, if
+   they are the client's to write: as Valgrind would report them. */
+static void kernel_wrote(ThreadId tid, Addr a, SizeT len)
 {
    if (a == 0 || len == 0 || !VG_(am_is_valid_for_client)(a, len, VKI_PROT_WRITE)) return;
-   cp_record_write(a, len, cp_ctx_of_thread(cp_thread_of(tid), cp_node_syscall((Word)sysno)));
+   post_mem_write(Vg_CoreSysCall, tid, a, len);
 }
 
 /* The kernel's writes that Valgrind's system-call wrappers do not report:
@@ -199,19 +199,19 @@ static void undescribed_kernel_writes(ThreadId tid, UInt sysno, UWord* args)
 {
    switch (sysno) {
    case __NR_recvfrom:
-      kernel_wrote(tid, sysno, args[5], sizeof(UInt));
+      kernel_wrote(tid, args[5], sizeof(UInt));
       break;
    case __NR_accept: case __NR_accept4: case __NR_getsockname: case __NR_getpeername:
-      kernel_wrote(tid, sysno, args[2], sizeof(UInt));
+      kernel_wrote(tid, args[2], sizeof(UInt));
       break;
    case __NR_getsockopt:
-      kernel_wrote(tid, sysno, args[4], sizeof(UInt));
+      kernel_wrote(tid, args[4], sizeof(UInt));
       break;
    case __NR_recvmsg: {
       Addr m = args[1];
       if (m && VG_(am_is_valid_for_client)(m, sizeof(struct vki_msghdr), VKI_PROT_READ)) {
-         kernel_wrote(tid, sysno, m + offsetof(struct vki_msghdr, msg_namelen), sizeof(UInt));
-         kernel_wrote(tid, sysno, m + offsetof(struct vki_msghdr, msg_controllen),
+         kernel_wrote(tid, m + offsetof(struct vki_msghdr, msg_namelen), sizeof(UInt));
+         kernel_wrote(tid, m + offsetof(struct vki_msghdr, msg_controllen),
                       sizeof(((struct vki_msghdr*)0)->msg_controllen));
       }
       break;
@@ -219,13 +219,13 @@ static void undescribed_kernel_writes(ThreadId tid, UInt sysno, UWord* args)
    case __NR_select: case __NR_pselect6: {
       SizeT n = (SizeT)(UInt)args[0];
       SizeT bytes = (n + 63) / 64 * 8;                  /* whole longs, as the kernel copies */
-      for (UInt k = 1; k <= 3; k++) kernel_wrote(tid, sysno, args[k], bytes);
-      if (sysno == __NR_select) kernel_wrote(tid, sysno, args[4], sizeof(struct vki_timeval));
+      for (UInt k = 1; k <= 3; k++) kernel_wrote(tid, args[k], bytes);
+      if (sysno == __NR_select) kernel_wrote(tid, args[4], sizeof(struct vki_timeval));
       break;
    }
    case __NR_fcntl:
       if (args[1] == VKI_F_GETLK || args[1] == 36 /* F_OFD_GETLK */)
-         kernel_wrote(tid, sysno, args[2], sizeof(struct vki_flock));
+         kernel_wrote(tid, args[2], sizeof(struct vki_flock));
       break;
    default:
       break;
@@ -261,12 +261,12 @@ static void discarded_pages(Addr a, SizeT len)
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res)
 {
    if (tid >= VG_N_THREADS) return;
-   cur_syscall[tid] = -1;
    if (!sr_isError(res)) {
-      undescribed_kernel_writes(tid, sysno, args);
+      undescribed_kernel_writes(tid, sysno, args);    /* while cur_syscall names the call */
       if (sysno == __NR_madvise && args[2] == 4 /* MADV_DONTNEED */ && args[1] > 0)
          discarded_pages(args[0], args[1]);
    }
+   cur_syscall[tid] = -1;
    if (sysno == __NR_open || sysno == __NR_openat) opened_file(tid, res);
    /* the parent learns its new thread's kernel id, before the thread has run
       (another thread may name it at once) */

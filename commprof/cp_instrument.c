@@ -244,9 +244,10 @@ static Bool function_selected(const HChar* name)
    namespace std (std::, or one of the Itanium ABI's abbreviations St, Sa,
    Sb, Ss, Si, So, Sd) or __gnu_cxx, a member of a class there, or one of
    their templates made in the program, or a lambda or class defined in one
-   of these, or a __gthread_ function of its thread headers?  The _M_run of std::thread's and std::async's states is not
-   (std::thread::_State_impl, std::__future_base::_Async_state_impl; a
-   packaged_task's _Task_state is): it runs the thread's callable, which the
+   of these, or a __gthread_ function of its thread headers?  The _M_run of
+   std::thread's and std::async's states is not (std::thread::_State_impl,
+   std::__future_base::_Async_state_impl; a packaged_task's _Task_state
+   is): it runs the thread's callable, which the
    compiler often inlines there (a lambda), at the bottom of the thread's
    stack, and would otherwise be (no function)'s. */
 static Bool is_std_function(const HChar* mangled, const HChar* name)
