@@ -272,7 +272,7 @@ CpNode* cp_node_libdata(void)
 
 Bool cp_node_is_runtime(UInt node)
 {
-   return (libdata != NULL && node == libdata->id) || (dynlinker != NULL && node == dynlinker->id);
+   return cp_is_libdata_node(node) || (dynlinker != NULL && node == dynlinker->id);
 }
 
 void cp_nodes_reset_counters(void)

@@ -58,36 +58,32 @@ NI int rn(void) { return r(); }
 NI void wb2(void) { w(4); }
 NI int rb2(void) { return r(); }
 
+/* the four steps: a plugin, and the program's functions that call it */
+static const struct {
+    const char *so, *wn, *rn;
+    void (*writer)(void);
+    int (*reader)(void);
+} steps[4] = {
+    {"./%s-a.so", "a_write", "a_read", wa, ra},
+    {"./%s-b.so", "b_write", "b_read", wb, rb},
+    {"./libnss_%s.so", "nss_write", "nss_read", wn, rn},
+    {"./%s-b.so", "b_write", "b_read", wb2, rb2},
+};
+
 int main(int argc, char **argv)
 {
     (void)argc;
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     int s[4];
     unsigned long at[4];
-    if (!load("./%s-a.so", "a_write", "a_read"))
-        return 1;
-    at[0] = (unsigned long)w;
-    wa();
-    s[0] = ra();
-    dlclose(h);
-    if (!load("./%s-b.so", "b_write", "b_read"))
-        return 2;
-    at[1] = (unsigned long)w;
-    wb();
-    s[1] = rb();
-    dlclose(h);
-    if (!load("./libnss_%s.so", "nss_write", "nss_read"))
-        return 3;
-    at[2] = (unsigned long)w;
-    wn();
-    s[2] = rn();
-    dlclose(h);
-    if (!load("./%s-b.so", "b_write", "b_read"))
-        return 4;
-    at[3] = (unsigned long)w;
-    wb2();
-    s[3] = rb2();
-    dlclose(h);
+    for (int i = 0; i < 4; i++) {
+        if (!load(steps[i].so, steps[i].wn, steps[i].rn))
+            return 1 + i;
+        at[i] = (unsigned long)w;
+        steps[i].writer();
+        s[i] = steps[i].reader();
+        dlclose(h);
+    }
     printf("sums %d %d %d %d same address: %s\n", s[0], s[1], s[2], s[3],
            at[0] == at[1] && at[1] == at[2] && at[2] == at[3] ? "yes" : "no");
     return 0;

@@ -3,8 +3,8 @@
  *
  * docs/definitions.md: (syscall NAME) "bytes the kernel wrote into client memory for
  * system call NAME"; (unwritten) "zero-filled pages".  Before, these kept the producer of
- * the value the program had stored there (main, w_gen):
- *   recvmsg's msg_controllen    main stores 64, the kernel 24 (one SCM_RIGHTS descriptor):
+ * the value the program had stored there (main, message, w_gen):
+ *   recvmsg's msg_controllen    message stores 64, the kernel 24 (one SCM_RIGHTS descriptor):
  *                               (syscall recvmsg) -> c_ctl 8 bytes
  *   recvfrom's *addrlen         main stores 28, the kernel 16 (an IPv4 address):
  *                               (syscall recvfrom) -> c_fromlen 4 bytes
@@ -61,6 +61,18 @@ NI unsigned long c_sh(const unsigned char *p)
     return s;
 }
 
+/* a message of one byte at *b with a control buffer of len bytes */
+static void message(struct msghdr *m, struct iovec *iov, char *b, char *ctl, size_t len)
+{
+    memset(m, 0, sizeof *m);
+    iov->iov_base = b;
+    iov->iov_len = 1;
+    m->msg_iov = iov;
+    m->msg_iovlen = 1;
+    m->msg_control = ctl;
+    m->msg_controllen = len;
+}
+
 int main(void)
 {
     int pp[2], sv[2];
@@ -70,13 +82,9 @@ int main(void)
     /* recvmsg: one descriptor passed, the control length shrinks from 64 to 24 */
     char x = 1, sctl[CMSG_SPACE(sizeof(int))];
     memset(sctl, 0, sizeof sctl);
-    struct iovec siv = {&x, 1};
+    struct iovec siv;
     struct msghdr sm;
-    memset(&sm, 0, sizeof sm);
-    sm.msg_iov = &siv;
-    sm.msg_iovlen = 1;
-    sm.msg_control = sctl;
-    sm.msg_controllen = sizeof sctl;
+    message(&sm, &siv, &x, sctl, sizeof sctl);
     struct cmsghdr *c = CMSG_FIRSTHDR(&sm);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
@@ -85,13 +93,9 @@ int main(void)
     if (sendmsg(sv[0], &sm, 0) != 1)
         return 2;
     char d, ctl[64];
-    struct iovec iv = {&d, 1};
+    struct iovec iv;
     struct msghdr mh;
-    memset(&mh, 0, sizeof mh);
-    mh.msg_iov = &iv;
-    mh.msg_iovlen = 1;
-    mh.msg_control = ctl;
-    mh.msg_controllen = sizeof ctl;
+    message(&mh, &iv, &d, ctl, sizeof ctl);
     if (recvmsg(sv[1], &mh, 0) != 1)
         return 3;
     long r1 = c_ctl(&mh);
