@@ -97,7 +97,11 @@ typedef struct {
 static long cur_line(rd* s)
 {
     xmlNodePtr n = xmlTextReaderCurrentNode(s->r);
-    if (n && n->line > 0 && n->line < 65535) return n->line;
+    /* only these nodes have a line field (an xmlDtd, for one, has none) */
+    if (n && (n->type == XML_ELEMENT_NODE || n->type == XML_TEXT_NODE
+              || n->type == XML_CDATA_SECTION_NODE || n->type == XML_COMMENT_NODE
+              || n->type == XML_PI_NODE)
+        && n->line > 0 && n->line < 65535) return n->line;
     int l = xmlTextReaderGetParserLineNumber(s->r);
     return l > 0 ? l : 1;
 }
