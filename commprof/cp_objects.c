@@ -761,11 +761,18 @@ static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
       }
       return True;
    }
+   if (a - insts[v - 1].base >= insts[v - 1].size) {
+      /* the slack between a block's end and the end of its last granule of
+         the map: no object's */
+      Addr g = (a | ((1UL << BLOCKMAP_GRAN_LOG2) - 1)) + 1;
+      if (g != 0 && !near_named(a, g)) *end = g;
+      return False;
+   }
    *inst1 = v;
    *obj = insts[v - 1].obj;
    *end = insts[v - 1].base + insts[v - 1].size;
    /* a block's bytes are all in the map as its own (payloads share no
-      granule) */
+      granule; the slack after the end is not the block's) */
    if (outside_named_and_exe(insts[v - 1].base, *end))
       extent_keep(insts[v - 1].base, *end, True, *end, *obj, v);
    return True;
@@ -808,7 +815,7 @@ static inline __attribute__((always_inline)) void region_bytes(CpObject* o, CpNo
    if (kind == CP_OBJ_NAMED) {
       /* a named range counts as the memory it lies in */
       CpWriter v = cp_shadow_get(blockmap, a);
-      if (v && !(v & CP_STACK_TAG)) kind = CP_OBJ_HEAP;
+      if (v && !(v & CP_STACK_TAG) && a - insts[v - 1].base < insts[v - 1].size) kind = CP_OBJ_HEAP;
       else if (have_exe_syms && a - exe_lo < exe_hi - exe_lo) kind = CP_OBJ_STATIC;
    }
    if (kind == CP_OBJ_HEAP) {
