@@ -91,6 +91,7 @@ static Named* named;
 static UInt   n_named, named_cap;
 static Addr   named_lo, named_hi;   /* span of all named ranges */
 static void   unname(Addr lo, Addr hi);
+static void   named_span(void);
 static Bool   written_by_program(CpWriter w, void* arg);
 
 /* ---- allocation paths ---- */
@@ -486,10 +487,37 @@ void cp_objects_block_free(UInt inst)
    free_insts[n_free_insts++] = inst;
 }
 
+/* A realloc moved the block [lo, hi) to `to`: the named ranges wholly in it
+   move with its bytes; those it only overlaps end. */
+static void named_move(Addr lo, Addr hi, Addr to)
+{
+   for (UInt i = 0; i < n_named; i++) {
+      if (named[i].lo >= lo && named[i].hi <= hi) {
+         Instance* ni = &insts[named[i].inst];
+         CpObject* no = cp_objects[ni->obj];
+         Addr nlo = to + (named[i].lo - lo);
+         if (no->addr == named[i].lo) no->addr = nlo;
+         named[i].hi = nlo + (named[i].hi - named[i].lo);
+         named[i].lo = nlo;
+         ni->base = nlo;
+      }
+   }
+   unname(lo, hi);                      /* the moved ones lie elsewhere now */
+   /* back in address order (the moved ones keep their order among themselves) */
+   for (UInt i = 1; i < n_named; i++) {
+      Named x = named[i];
+      UInt j = i;
+      while (j > 0 && named[j - 1].lo > x.lo) { named[j] = named[j - 1]; j--; }
+      named[j] = x;
+   }
+   named_span();
+}
+
 void cp_objects_block_move(UInt inst, Addr new_p, SizeT new_size)
 {
    Instance* in = &insts[inst];
    CpObject* o = cp_objects[in->obj];
+   if (n_named && in->size) named_move(in->base, in->base + in->size, new_p);
    if (in->size) blockmap_set(in->base, in->size, 0);
    o->live_bytes += new_size - in->size;
    o->total_bytes += new_size - in->size;
@@ -512,6 +540,8 @@ void cp_objects_block_shrink(UInt inst, SizeT new_size)
    CpObject* o = cp_objects[in->obj];
    /* the cut-off tail's writes count for the object */
    o->written_bytes += written_outside_named(in->base + new_size, in->size - new_size);
+   /* the namings that reach into the tail end, as at free */
+   if (n_named && new_size < in->size) unname(in->base + new_size, in->base + in->size);
    blockmap_set(in->base + new_size, in->size - new_size, 0);
    if (in->prod_bits)      /* offsets past the new end are new memory if it grows again */
       for (SizeT b = new_size; b < in->size; b++) in->prod_bits[b >> 3] &= (UChar)~(1u << (b & 7));
