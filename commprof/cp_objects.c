@@ -413,15 +413,35 @@ static UInt object_for_path(const UInt* ids, UInt n)
    return o->id;
 }
 
+/* The most frames of the preload library an allocation's stack starts with
+   (the replacement, and one it calls), and one more. */
+#define PRELOAD_FRAMES 4
+
+/* Is a in the code of one of Valgrind's preload libraries (vgpreload_*.so)? */
+static Bool in_preload(DiEpoch ep, Addr a)
+{
+   DebugInfo* di = VG_(find_DebugInfo)(ep, a);
+   if (!di) return False;
+   const HChar* f = VG_(DebugInfo_get_filename)(di);
+   if (!f) return False;
+   const HChar* slash = VG_(strrchr)(f, '/');
+   return VG_(strncmp)(slash ? slash + 1 : f, "vgpreload_", 10) == 0;
+}
+
 UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
 {
-   /* ips[0] is the replacement allocator in the preload library */
-   Addr ips[CP_MAX_ALLOC_DEPTH + 1];
-   UInt n = VG_(get_StackTrace)(tid, ips, cp_clo.alloc_depth + 1, NULL, NULL, 0);
+   /* ips[0] is the replacement allocator in the preload library, and some
+      replacements call another (posix_memalign, valloc: memalign): the
+      leading frames in the preload library are no part of the path */
+   Addr ips[CP_MAX_ALLOC_DEPTH + PRELOAD_FRAMES];
+   UInt n = VG_(get_StackTrace)(tid, ips, cp_clo.alloc_depth + PRELOAD_FRAMES, NULL, NULL, 0);
    UInt ids[CP_MAX_ALLOC_DEPTH];
    UInt k = 0;
    DiEpoch ep = VG_(current_DiEpoch)();
-   for (UInt i = 1; i < n; i++) {
+   UInt first = 1;
+   while (first < n && first < PRELOAD_FRAMES && in_preload(ep, ips[first] - 1)) first++;
+   if (n > first + cp_clo.alloc_depth) n = first + cp_clo.alloc_depth;
+   for (UInt i = first; i < n; i++) {
       /* the unwinder may run past the outermost frame: no code there */
       if (!VG_(find_DebugInfo)(ep, ips[i] - 1)) break;
       const IpEnt* e = intern_frames(ips[i]);
