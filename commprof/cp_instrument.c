@@ -1023,12 +1023,45 @@ typedef struct {
    Int maskreg;                  /* a masked store (maskmovdqu): its mask register, else -1 */
    Bool mmx;                     /* ... an MMX one (maskmovq) */
 } DeferredAccess;
-typedef struct { DeferredAccess a[MAX_INSN_ACCESSES]; UInt n; } InsnAccesses;
+typedef struct {
+   DeferredAccess a[MAX_INSN_ACCESSES]; UInt n;
+   Bool uncond;       /* the instruction makes an access whatever happens: it
+                         counts as a memory instruction when instrumented */
+   Bool cond;         /* it has accesses that depend on a guard or mask */
+   IRExpr* any;       /* ... the condition that one of those is made */
+} InsnAccesses;
+
+/* An instruction whose accesses all depend on a guard or a mask (masked
+   moves, gathers) is a memory instruction only when it makes one. */
+static VG_REGPARM(1) void cp_h_mem_insn(CpNode* node)
+{
+   count_instrs(node, 0, 1);
+}
 
 /* MASKMOVDQU and MASKMOVQ store the bytes whose mask byte (in the register
    d->maskreg) has its top bit set; Valgrind stores all of them (the others
    unchanged), after a load of them all that the program does not make,
    which the instrumenter leaves out. */
+/* Does the mask of masked store d select a byte? */
+static IRExpr* masked_store_any(IRSB* sb, const DeferredAccess* d)
+{
+#if defined(VGA_amd64)
+   Int off = d->mmx ? (Int)offsetof(VexGuestAMD64State, guest_FPREG) + 8 * d->maskreg
+                    : (Int)offsetof(VexGuestAMD64State, guest_YMM0) + 32 * d->maskreg;
+   IRExpr* m = assign(sb, Ity_I64, IRExpr_Get(off, Ity_I64));
+   if (!d->mmx)
+      m = assign(sb, Ity_I64, IRExpr_Binop(Iop_Or64, m, assign(sb, Ity_I64, IRExpr_Get(off + 8, Ity_I64))));
+   m = assign(sb, Ity_I64, IRExpr_Binop(Iop_And64, m, IRExpr_Const(IRConst_U64(0x8080808080808080ULL))));
+   IRExpr* any = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, m, IRExpr_Const(IRConst_U64(0))));
+   if (d->guard) any = assign(sb, Ity_I1, IRExpr_Binop(Iop_And1, any, d->guard));
+   return any;
+#else
+   (void)sb; (void)d;
+   tl_assert(0);
+   return NULL;
+#endif
+}
+
 static void emit_masked_store(IRSB* sb, const DeferredAccess* d)
 {
 #if defined(VGA_amd64)
@@ -1051,8 +1084,21 @@ static void emit_masked_store(IRSB* sb, const DeferredAccess* d)
    operand several accesses: FXSAVE, XSAVE, masked moves, gathers; or it
    reads two operands: cmps) has its accesses go to the group helpers, which
    count it once and each of its bytes once (cp_access.h). */
+static IRExpr* masked_store_any(IRSB* sb, const DeferredAccess* d);
+
 static void flush_accesses(IRSB* sb, InsnAccesses* acc)
 {
+   if (acc->cond && !acc->uncond) {
+      /* the condition that the instruction makes one access at least */
+      IRExpr* any = acc->any;
+      for (UInt j = 0; j < acc->n; j++) {
+         const DeferredAccess* d = &acc->a[j];
+         IRExpr* g = d->maskreg >= 0 ? masked_store_any(sb, d) : d->guard;
+         if (g == NULL) continue;
+         any = any ? assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, any, g)) : g;
+      }
+      acc->any = any;
+   }
    UInt loads = 0, stores = 0;
    for (UInt j = 0; j < acc->n; j++) {
       if (acc->a[j].k != ACC_STORE) loads++;
@@ -1078,6 +1124,18 @@ static void flush_accesses(IRSB* sb, InsnAccesses* acc)
       }
    }
    acc->n = 0;
+}
+
+/* The instruction ends: a conditional memory instruction counts if it made
+   an access (node: its node, NULL for the innermost node frame's). */
+static void end_insn_accesses(IRSB* sb, InsnAccesses* acc, CpNode* node)
+{
+   flush_accesses(sb, acc);
+   if (acc->cond && !acc->uncond && acc->any)
+      add_dirty(sb, 1, "cp_h_mem_insn", cp_h_mem_insn,
+                mkIRExprVec_1(mkIRExpr_HWord((HWord)node)), acc->any);
+   acc->uncond = acc->cond = False;
+   acc->any = NULL;
 }
 
 /* the library of the instruction being instrumented (see emit_access) */
@@ -1247,9 +1305,17 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       them all (see defer_access); it counts as a memory instruction. */
    InsnAccesses acc;
    acc.n = 0;
+   acc.uncond = acc.cond = False;
+   acc.any = NULL;
+   /* an access without guard or mask makes the instruction a memory
+      instruction whatever happens (counted with it); else end_insn_accesses
+      counts it if it makes one of its accesses */
 #define ACCESS(...) do { defer_access(sb, &acc, pend_n, __VA_ARGS__);        \
-                         if (!insn_mem) { insn_mem = True; pend_mem++;            \
-                                          if (run && !run->broken && run->n) run->len[run->n - 1] |= RUN_MEM; } } while (0)
+                         if (acc.a[acc.n - 1].guard != NULL || maskreg >= 0) {   \
+                            acc.cond = True;                                     \
+                         } else if (!insn_mem) {                                 \
+                            insn_mem = True; acc.uncond = True; pend_mem++;      \
+                            if (run && !run->broken && run->n) run->len[run->n - 1] |= RUN_MEM; } } while (0)
    for (; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (!st || st->tag == Ist_NoOp) continue;
@@ -1263,7 +1329,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       switch (st->tag) {
       case Ist_IMark: {
          Bool is_entry;
-         flush_accesses(sb, &acc);               /* the previous instruction's */
+         end_insn_accesses(sb, &acc, node);      /* the previous instruction's */
          ia = st->Ist.IMark.addr;
          ilen = st->Ist.IMark.len;
          node = resolve(ia, &is_entry);
@@ -1440,7 +1506,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             addStmtToIRSB(sb, st);
             break;
          }
-         flush_accesses(sb, &acc);
+         end_insn_accesses(sb, &acc, node);
+         acc.uncond = insn_mem;        /* the instruction may go on after the exit */
          if (pend_n || pend_mem) {
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
@@ -1458,7 +1525,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    }
 
 #undef ACCESS
-   flush_accesses(sb, &acc);
+   end_insn_accesses(sb, &acc, node);
    if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
    if (run) run_close(run);
 
