@@ -496,6 +496,16 @@ static Bool in_sync_function(Addr ia)
       "pthread_join", "__pthread_join*", "__pthread_clockjoin*", "__pthread_timedjoin*",
       "pthread_detach", "__pthread_detach*", "pthread_exit", "__pthread_exit*", "__nptl_*",
       "__free_tcb", "clone", "clone3", "__clone*",
+      "thrd_create", "thrd_join", "thrd_exit", "thrd_detach", "__thrd_*",
+      /* thread-specific values (kept in the descriptor, or in blocks the
+         library allocates for the keys past the 32nd) and cancellation */
+      "pthread_key_create", "__pthread_key_create*", "pthread_key_delete", "__pthread_key_delete*",
+      "pthread_setspecific", "__pthread_setspecific*", "pthread_getspecific", "__pthread_getspecific*",
+      "tss_create", "tss_delete", "tss_set", "tss_get",
+      "pthread_cancel", "__pthread_cancel*", "pthread_testcancel", "__pthread_testcancel*",
+      "pthread_setcancelstate", "__pthread_setcancelstate*", "pthread_setcanceltype",
+      "__pthread_setcanceltype*", "__pthread_unwind*", "__do_cancel", "__pthread_enable_asynccancel",
+      "__pthread_disable_asynccancel",
       /* what a new thread runs before and after the thread function */
       "__ctype_init", "getpagesize", "__getpagesize", "__call_tls_dtors", "__libc_thread_freeres",
       "*_freeres", "__rpc_thread_destroy", "__libc_dlerror_result_free", "__glibc_tls_internal_free",
