@@ -598,9 +598,12 @@ static __attribute__((noinline)) void lib_data_access(Addr a, UWord sz, UInt k, 
    access_as(a, sz, n, cp_cur_ctx_of(n->id), k, False, grouped);
 }
 
+Addr cp_cur_tp;
+
 static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibData* d)
 {
    return UNLIKELY(a - d->lo < d->span) || UNLIKELY(a - d->lo2 < d->span2)
+          || (UNLIKELY(a - cp_cur_tp < CP_TP_DESC_SIZE) && cp_cur_tp != 0)
           || (UNLIKELY(a - cp_libheap_lo < cp_libheap_span) && cp_heap_lib_owned(a));
 }
 

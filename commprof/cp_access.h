@@ -74,6 +74,14 @@ CP_SIZED_HELPER_DECLS(32)
    running library call has not read yet (cp_libreads.h); a store makes its
    bytes count again. */
 typedef struct { Addr lo; UWord span; Addr lo2; UWord span2; } CpLibData;
+/* The running thread's descriptor (glibc's struct pthread, at the thread
+   pointer: 2368 bytes in glibc 2.36 on amd64), which the library's code also
+   reaches through pointers kept in registers across blocks (where the
+   instrumenter cannot see the thread pointer in the address): its accesses
+   there are (library data)'s too.  cp_cur_tp is set when a thread starts
+   running (0: none known). */
+#define CP_TP_DESC_SIZE 2368
+extern Addr cp_cur_tp;
 VG_REGPARM(3) void cp_h_load_l  (Addr a, UWord sz, const CpLibData* d);
 VG_REGPARM(3) void cp_h_store_l (Addr a, UWord sz, const CpLibData* d);
 VG_REGPARM(3) void cp_h_modify_l(Addr a, UWord sz, const CpLibData* d);

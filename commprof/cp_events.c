@@ -20,6 +20,10 @@
 #include "cp_instrument.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_machine.h"
+#if defined(VGA_amd64)
+#include "libvex_guest_amd64.h"
+#endif
 
 static Word* cur_syscall;          /* by ThreadId: system call in progress, -1 if none */
 static Int*  pending_comm_lwp;     /* by ThreadId: lwp of a .../task/LWP/comm open in progress */
@@ -295,6 +299,14 @@ static void start_client_code(ThreadId tid, ULong blocks)
       cp_instrument_find_main_exe();
    }
    cp_thread_switch(tid);
+#if defined(VGA_amd64)
+   /* the thread pointer: set by arch_prctl or clone, both system calls,
+      after which the thread starts running again */
+   ULong fs = 0;
+   VG_(get_shadow_regs_area)(tid, (UChar*)&fs, 0, offsetof(VexGuestAMD64State, guest_FS_CONST),
+                             sizeof fs);
+   cp_cur_tp = (Addr)fs;
+#endif
 }
 
 /* The thread leaves generated code for the scheduler, which delivers the
