@@ -254,6 +254,24 @@ ULong cp_percall_dropped(void)
 
 void cp_percall_after_fork(void)
 {
+   /* The calls open at the fork: the forking thread's go on in the child,
+      from empty (what they read before is the parent's) and numbered
+      again from 1, outermost first, as the clock starts again; the other
+      threads' are gone. */
+   next_seq = 1;
+   for (UInt t = 0; t < threads_cap; t++) {
+      ThreadCalls* tc = &threads[t];
+      if (tc == cur) {
+         for (UInt i = 0; i < tc->n; i++) {
+            tc->calls[i].seq = next_seq++;
+            tc->calls[i].n_producers = tc->calls[i].n_objects = 0;
+         }
+      } else {
+         for (UInt i = 0; i < tc->n; i++) VG_(free)(tc->calls[i].path);
+         tc->n = 0;
+      }
+   }
+   cp_percall_active = cur && cur->n > 0;
    for (UInt i = 0; i < n_recs; i++) {
       VG_(free)(recs[i].path);
       VG_(free)(recs[i].producers);
