@@ -378,7 +378,8 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
    if (count_call && cp_collect_mask) cp_nodes[cnode]->calls++;
 }
 
-/* Frames at one stack pointer kept for a chain of tail calls (see enter). */
+/* Tail calls in a row at one stack pointer whose frames are kept, besides
+   the frame of the function called first (see enter). */
 #define CP_TAIL_FRAMES 64
 
 /* A frame for n at sp, entered at the first instruction of its code:
@@ -390,9 +391,9 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
    context, --collect-in and the path of n's per-call records) and both end
    at the return.  Two exceptions keep the frames bounded: n entered again
    at its own entry (a loop whose head is the entry, a tail call to itself)
-   replaces its frame; and once CP_TAIL_FRAMES frames share sp (functions
-   that tail-call each other in a loop), n's frame replaces the newest of
-   them that is n's, or else the top one.  An OpenMP region's entry is no
+   replaces its frame; and once the frames at sp are those of a call and
+   CP_TAIL_FRAMES tail calls (functions that tail-call each other in a loop),
+   n's frame replaces the newest of them that is n's, or else the top one.  An OpenMP region's entry is no
    call: it replaces the frames at its sp. */
 static void enter(CpNode* n, Addr sp, Bool count_call)
 {
@@ -407,7 +408,7 @@ static void enter(CpNode* n, Addr sp, Bool count_call)
       while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp == sp) d--;
       if (top > d && t->frames[top - 1].node == n->id) {
          pop_to(t, top - 1);
-      } else if (top - d >= CP_TAIL_FRAMES) {
+      } else if (top - d > CP_TAIL_FRAMES) {
          UInt k = top;
          while (k > d && t->frames[k - 1].node != n->id) k--;
          pop_to(t, k > d ? k - 1 : top - 1);
