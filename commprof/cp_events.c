@@ -101,7 +101,16 @@ Bool cp_copy_client_string(Addr a, HChar* buf, SizeT max)
       buf[i] = *(const HChar*)(a + i);
       if (buf[i] == 0) return True;
    }
-   buf[max - 1] = 0;
+   /* cut at max - 1 bytes, not inside a UTF-8 character */
+   SizeT n = max - 1;
+   SizeT k = n;
+   while (k > 0 && ((UChar)buf[k - 1] & 0xC0) == 0x80 && n - k < 3) k--;
+   if (k > 0 && (UChar)buf[k - 1] >= 0xC0) {
+      UChar c = (UChar)buf[k - 1];
+      SizeT len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+      if (k - 1 + len > n) n = k - 1;         /* the last character is cut */
+   }
+   buf[n] = 0;
    return True;
 }
 

@@ -159,7 +159,10 @@ static Bool cp_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
       else cp_region_end(tid, name);
       break;
    case VG_USERREQ__COMMPROF_PHASE:
-      if (!cp_copy_client_string(arg[1], name, sizeof(name))) name[0] = 0;
+      if (!cp_copy_client_string(arg[1], name, sizeof(name)) || name[0] == 0) {
+         VG_(umsg)("commprof: COMMPROF_PHASE needs a name: request ignored\n");
+         break;
+      }
       cp_phase_begin(name);
       break;
    case VG_USERREQ__COMMPROF_NAME_OBJECT:

@@ -68,18 +68,10 @@ static const HChar* or_unknown(const HChar* s)
    return (s && s[0]) ? s : "???";
 }
 
-/* cp_out_puts for names: the format is line-based, so line breaks in a
-   name (there should be none) become spaces. */
+/* cp_out_puts for names (see cp_out_name). */
 static void put_name(CpOut* o, const HChar* s)
 {
-   HChar buf[256];
-   UInt k = 0;
-   for (const HChar* p = s; *p; p++) {
-      buf[k++] = (*p == '\n' || *p == '\r') ? ' ' : *p;
-      if (k == sizeof(buf) - 1) { buf[k] = 0; cp_out_puts(o, buf); k = 0; }
-   }
-   buf[k] = 0;
-   cp_out_puts(o, buf);
+   cp_out_name(o, s, CP_NAME_CALLGRIND);
 }
 
 static void spec(CpOut* o, NameTab* t, const HChar* key, const HChar* s)

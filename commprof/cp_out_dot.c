@@ -15,11 +15,7 @@
 static void dot_string(CpOut* o, const HChar* s)
 {
    cp_out_puts(o, "\"");
-   for (const HChar* p = s; *p; p++) {
-      if (*p == '"' || *p == '\\') cp_out_printf(o, "\\%c", *p);
-      else if (*p == '\n') cp_out_puts(o, "\\n");
-      else cp_out_printf(o, "%c", *p);
-   }
+   cp_out_name(o, s, CP_NAME_DOT);
    cp_out_puts(o, "\"");
 }
 
@@ -51,7 +47,6 @@ Bool cp_write_dot(const HChar* name, const CpReport* r)
    for (UInt i = 0; i < r->n_nodes; i++) {
       if (!shown[i]) continue;
       const CpNode* n = cp_nodes[i];
-      HChar label[512];
       cp_out_printf(o, "  n%u [label=", i);
       if (n->kind == CP_KIND_SPECIAL) {
          dot_string(o, n->name);
@@ -60,9 +55,9 @@ Bool cp_write_dot(const HChar* name, const CpReport* r)
       }
       /* per-mille of instructions, printed as a percentage with one decimal */
       ULong pm = r->total_instrs ? (n->instrs * 1000 + r->total_instrs / 2) / r->total_instrs : 0;
-      VG_(snprintf)(label, sizeof(label), "%s\n%llu.%llu%% instr, %llu calls",
-                    n->name, pm / 10, pm % 10, n->calls);
-      dot_string(o, label);
+      cp_out_puts(o, "\"");
+      cp_out_name(o, n->name, CP_NAME_DOT);
+      cp_out_printf(o, "\\n%llu.%llu%% instr, %llu calls\"", pm / 10, pm % 10, n->calls);
       /* white to orange by instruction share */
       UInt shade = pm >= 1000 ? 0 : 255 - (UInt)(pm * 255 / 1000);
       cp_out_printf(o, ", fillcolor=\"#ff%02x%02x\"];\n", 200 + shade * 55 / 255, shade);

@@ -214,6 +214,41 @@ void cp_out_xml_escaped(CpOut* o, const HChar* s)
    }
 }
 
+void cp_out_name(CpOut* o, const HChar* s, CpNameFormat f)
+{
+   const UChar* p = (const UChar*)s;
+   Bool lead = True;                  /* no other byte written yet */
+   if (f == CP_NAME_CALLGRIND && *p == 0) { cp_out_puts(o, "???"); return; }
+   while (*p) {
+      UChar c = *p;
+      if (f == CP_NAME_DOT && (c == '"' || c == '\\')) {
+         put_bytes(o, "\\", 1);
+         put_bytes(o, (const HChar*)p, 1);
+      } else if (f == CP_NAME_DOT && c == '\n') {
+         put_bytes(o, "\\n", 2);
+      } else if (f == CP_NAME_CALLGRIND && lead && (c == ' ' || c == '\t')) {
+         /* callgrind_annotate drops the blanks before a name */
+         put_bytes(o, "_", 1);
+         p++;
+         continue;
+      } else if (c < 0x20 || c == 0x7f) {
+         put_bytes(o, (c == '\n' || c == '\r' || c == '\t') ? " " : "?", 1);
+      } else {
+         UInt n = utf8_len(p);
+         if (n == 0) {
+            put_bytes(o, "?", 1);
+         } else {
+            put_bytes(o, (const HChar*)p, n);
+            p += n;
+            lead = False;
+            continue;
+         }
+      }
+      p++;
+      lead = False;
+   }
+}
+
 Bool cp_out_close(CpOut* o)
 {
    flush(o);

@@ -27,6 +27,14 @@ void   cp_out_puts(CpOut* o, const HChar* s);
 /* Write s as XML text/attribute content: escapes & < > " ', drops bytes
    that XML 1.0 forbids and replaces invalid UTF-8 by '?'. */
 void   cp_out_xml_escaped(CpOut* o, const HChar* s);
+/* A name (function, file, object, region) in a text format: valid UTF-8
+   without control bytes (an invalid byte or a control byte becomes '?', as
+   in the XML, a tab or carriage return a space; in callgrind format a line
+   break becomes a space too, a blank before the name '_', which
+   callgrind_annotate would drop, and an empty name is ???; in a DOT string
+   '"' and '\\' are escaped and a line break is one in the label). */
+typedef enum { CP_NAME_CALLGRIND, CP_NAME_DOT } CpNameFormat;
+void   cp_out_name(CpOut* o, const HChar* s, CpNameFormat f);
 /* Flush, close and rename into place; False (reported) on failure. */
 Bool   cp_out_close(CpOut* o);
 const HChar* cp_errno_string(Int err);
