@@ -66,6 +66,16 @@ void cp_report_unmatched_patterns(void)
       HChar** pats = pattern_list(list, &n);
       for (UInt i = 0; i < n; i++) {
          if (cp_pattern_has_matched(list, i)) continue;
+         /* a code region of that name: no function (a region's code is
+            its function's, which the pattern must name) */
+         Bool region = False;
+         for (UInt k = 0; k < cp_n_nodes && !region && list != CP_PAT_FN_INCLUDE; k++)
+            region = cp_nodes[k]->kind == CP_KIND_REGION && VG_(string_match)(pats[i], cp_nodes[k]->name);
+         if (region) {
+            VG_(umsg)("commprof: %s pattern '%s' matched no node function that ran: it names a code region, "
+                      "and %s matches functions only\n", opt[list], pats[i], opt[list]);
+            continue;
+         }
          Bool plain = VG_(strchr)(pats[i], '(') == NULL && VG_(strchr)(pats[i], '*') == NULL;
          /* --collect-in and --per-call-fns name nodes: a function that
             --fn-include or --fn-exclude left out ran, but is none */

@@ -352,6 +352,36 @@ else
     fail unmatched-collect-in-excluded "exit $rc; $(grep 'matched no' "$T/err" | head -3)"
 fi
 
+# a pattern that names a code region, not a function: the line says so (and
+# gives no C++ hint)
+cat >"$T/region.c" <<'EOF'
+#include <stdio.h>
+#include "commprof.h"
+static volatile int x;
+int main(void)
+{
+    COMMPROF_REGION_BEGIN("summing");
+    x = 1;
+    COMMPROF_REGION_END("summing");
+    printf("%d\n", x);
+    return 0;
+}
+EOF
+if out=$(gcc -O0 -g -I"$ROOT/include" -I/usr/include/valgrind -o "$T/region" "$T/region.c" 2>&1); then
+    timeout "$VG_TIMEOUT" valgrind --tool=commprof --collect-in=summing --per-call=yes --per-call-fns=summing \
+        --commprof-out-file=none --commprof-xml-file=none "$T/region" >"$T/out" 2>"$T/err"
+    rc=$?
+    if ((rc == 0)) && [[ $(grep -c 'matched no' "$T/err") == 2 ]] \
+       && grep -qF "commprof: --collect-in pattern 'summing' matched no node function that ran: it names a code region, and --collect-in matches functions only" "$T/err" \
+       && grep -qF "commprof: --per-call-fns pattern 'summing' matched no node function that ran: it names a code region, and --per-call-fns matches functions only" "$T/err"; then
+        pass unmatched-pattern-region
+    else
+        fail unmatched-pattern-region "exit $rc; $(grep 'matched no' "$T/err" | head -3)"
+    fi
+else
+    fail unmatched-pattern-region "compile: $out"
+fi
+
 # ---------------------------------------------------------------------------
 # 4. --help lists every option
 
