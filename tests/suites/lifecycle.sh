@@ -95,6 +95,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "exit3")) exit(3);
     if (!strcmp(mode, "segv")) *(volatile int *)(long)(argc * 8) = 1;
     if (!strcmp(mode, "abort")) abort();
+    if (!strcmp(mode, "selfkill")) raise(SIGKILL);
     if (!strcmp(mode, "term")) {
         char line[32];
         int fd = open(argv[2], O_CREAT | O_WRONLY | O_TRUNC, 0644);
@@ -244,6 +245,12 @@ run abort abort
 status abort-status 134
 profile abort-profile abort exit
 notmp abort-no-tmp abort
+
+# SIGKILL the client sends itself: Valgrind sees it, the profile is written
+run selfkill selfkill
+status selfkill-status 137
+profile selfkill-profile selfkill exit
+notmp selfkill-no-tmp selfkill
 
 # SIGTERM from outside, once the client has done its work and sits in pause()
 # (it writes its pid to term/ready when it gets there)
