@@ -25,7 +25,7 @@ cd "$T" || { fail setup "cd $T"; finish; }
 ulimit -c 0 2>/dev/null
 
 missing=
-for t in valgrind xmllint python3 gcc timeout; do
+for t in valgrind vgdb xmllint python3 gcc timeout; do
     command -v "$t" >/dev/null 2>&1 || missing+=" $t"
 done
 if [[ -n $missing ]]; then fail prerequisites "not found:$missing"; finish; fi
@@ -96,6 +96,16 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "segv")) *(volatile int *)(long)(argc * 8) = 1;
     if (!strcmp(mode, "abort")) abort();
     if (!strcmp(mode, "selfkill")) raise(SIGKILL);
+    if (!strcmp(mode, "vgdb")) {
+        char line[32];
+        int fd = open(argv[2], O_CREAT | O_WRONLY | O_TRUNC, 0644);
+        int n = snprintf(line, sizeof line, "%d\n", (int)getpid());
+        if (fd < 0 || write(fd, line, n) != n) return 97;
+        close(fd);
+        rename(argv[2], argv[3]);
+        for (int i = 0; i < 6000 && access("stop", F_OK) != 0; i++) usleep(10000);
+        return 0;
+    }
     if (!strcmp(mode, "term")) {
         char line[32];
         int fd = open(argv[2], O_CREAT | O_WRONLY | O_TRUNC, 0644);
@@ -280,6 +290,50 @@ if [[ -n $bgpid ]]; then
     bgpid=
 fi
 notmp term-no-tmp term
+
+# vgdb's monitor command dump, while the client waits (it writes its pid to
+# vgdb/ready, then polls for vgdb/stop): a profile with reason="request" and
+# the answer "commprof: profile written"; the exit writes the second one
+mkdir -p "$T/vgdb"
+(cd "$T/vgdb" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof --vgdb=yes \
+    --commprof-xml-file=prof.%p.%n.xml --commprof-out-file=none ../lc vgdb ready.new ready >out 2>err) &
+bgpid=$!
+for ((i = 0; i < 600; i++)); do
+    [[ -s $T/vgdb/ready ]] && break
+    sleep 0.05
+done
+vpid=$(head -n 1 "$T/vgdb/ready" 2>/dev/null)
+if [[ $vpid =~ ^[0-9]+$ ]]; then
+    vout=$(timeout 60 vgdb --pid="$vpid" dump 2>&1)
+    : >"$T/vgdb/stop"
+    wait "$bgpid"
+    rc=$?
+    bgpid=
+    why=
+    grep -qx 'commprof: profile written' <<<"$vout" || why+="vgdb said: $(tail -n 3 <<<"$vout"); "
+    ((rc == 0)) || why+="exit status $rc; "
+    for n in 1 2; do
+        x=$T/vgdb/prof.$vpid.$n.xml
+        want=request
+        ((n == 2)) && want=exit
+        if [[ -f $x ]]; then
+            out=$(cpcheck expect "$x" reason "$want") || why+="$n: $out; "
+            out=$(cpcheck edge "$x" produce consume 1024) || why+="$n: $out; "
+        else
+            why+="no prof.$vpid.$n.xml; "
+        fi
+    done
+    if [[ -z $why ]]; then pass vgdb-dump; else fail vgdb-dump "$why"; fi
+else
+    fail vgdb-dump "the client did not get ready in 30 s: $(tail -n 3 "$T/vgdb/err")"
+fi
+if [[ -n $bgpid ]]; then
+    pkill -KILL -P "$bgpid" 2>/dev/null
+    kill -KILL "$bgpid" 2>/dev/null
+    wait "$bgpid" 2>/dev/null
+    bgpid=
+fi
+notmp vgdb-no-tmp vgdb
 
 # execve: the profile of what ran before, then the new image (natively)
 run exec exec
