@@ -96,6 +96,19 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "segv")) *(volatile int *)(long)(argc * 8) = 1;
     if (!strcmp(mode, "abort")) abort();
     if (!strcmp(mode, "selfkill")) raise(SIGKILL);
+    if (!strcmp(mode, "forkdump")) {
+        pid_t c = fork();
+        if (c < 0) return 98;
+        if (c == 0) {
+            COMMPROF_DUMP_PROFILE();
+            COMMPROF_DUMP_PROFILE();
+            _exit(0);
+        }
+        waitpid(c, NULL, 0);
+        COMMPROF_DUMP_PROFILE();
+        printf("forkdump child %d\n", (int)c);
+        return 0;
+    }
     if (!strcmp(mode, "vgdb")) {
         char line[32];
         int fd = open(argv[2], O_CREAT | O_WRONLY | O_TRUNC, 0644);
@@ -334,6 +347,27 @@ if [[ -n $bgpid ]]; then
     bgpid=
 fi
 notmp vgdb-no-tmp vgdb
+
+# %n without %p in a forked child: every file of the child's gets .<pid>, so
+# the child's second write does not replace the parent's (child: two dumps
+# and _exit; parent: one dump after waiting, then the exit)
+mkdir -p "$T/forkn"
+{ (cd "$T/forkn" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
+    --commprof-xml-file=prof.%n.xml --commprof-out-file=none ../lc forkdump >out 2>err); } 2>/dev/null
+rc=$?
+cpid=$(sed -n 's/^forkdump child \([0-9]*\)$/\1/p' "$T/forkn/out")
+got=$(cd "$T/forkn" && ls prof.* 2>/dev/null | sort | tr '\n' ' ')
+want=$(printf '%s\n' prof.1.xml prof.2.xml "prof.1.xml.$cpid" "prof.2.xml.$cpid" "prof.3.xml.$cpid" | sort | tr '\n' ' ')
+why=
+((rc == 0)) || why+="exit status $rc; "
+[[ $cpid =~ ^[0-9]+$ ]] || why+="no child pid in stdout; "
+[[ $got == "$want" ]] || why+="files: $got, expected: $want; "
+for f in prof.1.xml:request prof.2.xml:exit "prof.1.xml.$cpid:request" "prof.2.xml.$cpid:request" "prof.3.xml.$cpid:exit"; do
+    x=$T/forkn/${f%:*}
+    [[ -f $x ]] || continue
+    out=$(cpcheck expect "$x" reason "${f##*:}") || why+="${f%:*}: $out; "
+done
+if [[ -z $why ]]; then pass fork-seq-names; else fail fork-seq-names "$why"; fi
 
 # execve: the profile of what ran before, then the new image (natively)
 run exec exec
