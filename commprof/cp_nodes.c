@@ -181,6 +181,34 @@ Bool cp_fn_is_outlined_region(const HChar* name)
 typedef struct SrcFnEnt { struct SrcFnEnt* next; UWord key; CpNode* node; Bool original; } SrcFnEnt;
 static VgHashTable* fn_by_name;
 
+/* gcc's parts of a C++20 coroutine F: its body, "F(F::_Z<F mangled>.Frame*)
+   [clone .actor]", and its destroyer ([clone .destroy]), whose parameter is
+   the coroutine's frame, a type local to F: *lo, *len give F's name as the
+   ramp function (the one the program calls) has it, the parameter's text
+   before "::_Z". */
+static Bool coroutine_part(const HChar* name, const HChar** lo, SizeT* len)
+{
+   static const HChar frame[] = ".Frame*)";
+   const SizeT fl = sizeof(frame) - 1;
+   const HChar* c = VG_(strstr)(name, " [clone .actor]");
+   if (!c) c = VG_(strstr)(name, " [clone .destroy]");
+   if (!c || (SizeT)(c - name) < fl || VG_(strncmp)(c - fl, frame, fl) != 0) return False;
+   const HChar* z = NULL;
+   for (const HChar* p = name; p + 4 <= c - fl; p++)
+      if (p[0] == ':' && p[1] == ':' && p[2] == '_' && p[3] == 'Z') z = p;
+   /* the '(' of the parameter list: the one the ')' before the clone closes */
+   const HChar* open = NULL;
+   Int depth = 0;
+   for (const HChar* p = c - 1; p >= name && !open; p--) {
+      if (*p == ')') depth++;
+      else if (*p == '(' && --depth == 0) open = p;
+   }
+   if (!z || !open || open + 1 >= z) return False;
+   *lo = open + 1;
+   *len = (SizeT)(z - *lo);
+   return True;
+}
+
 CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
                          const HChar* file, const HChar* dir, UInt line)
 {
@@ -188,8 +216,12 @@ CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
    if (e) return e->node;
    SizeT len = cp_fn_source_len(name);
    Bool original = name[len] == 0;
+   const HChar* from = name;
+   /* a coroutine's body and destroyer are the coroutine's code: they join
+      its node as clones do */
+   if (coroutine_part(name, &from, &len)) original = False;
    HChar src[len + 1];
-   VG_(memcpy)(src, name, len);
+   VG_(memcpy)(src, from, len);
    src[len] = 0;
    if (!object) object = "";
    if (!fn_by_name) fn_by_name = VG_(HT_construct)("cp.nodes.fn_by_name");
