@@ -61,8 +61,9 @@ size_t cpr_cut_rows(const uint64_t* vals, size_t n, double threshold, size_t top
 char* cpr_fmt_u64(char* buf, uint64_t v);
 /* "1.75 MB", "812 B" style (decimal units) */
 char* cpr_fmt_human(char* buf, uint64_t v, const char* unit);
-/* "12.34%" of part/total ("-" when total is 0) */
-char* cpr_fmt_pct(char* buf, double part, double total);
+/* "12.34%" of part/total ("-" when total is 0), newly allocated, whatever
+ * its length (free it) */
+char* cpr_fmt_pct(double part, double total);
 
 /* saturating/checked add: returns 0 and sets *r, or -1 on overflow */
 static inline int cpr_add_u64(uint64_t a, uint64_t b, uint64_t* r)

@@ -557,9 +557,8 @@ static void table_threads(FILE* f, const cpr_profile* p, const sopts* o, int key
     for (size_t k = 0; k < nc; k++) {
         const cpr_cell* x = &p->cells[c[k]];
         char** row = t_row(&u);
-        char pc[16];
         row[0] = num(x->bytes);
-        row[1] = cpr_xstrdup(cpr_fmt_pct(pc, (double)x->bytes, (double)total));
+        row[1] = cpr_fmt_pct((double)x->bytes, (double)total);
         row[2] = num(x->unma);
         cpr_buf b = {0};
         cpr_buf_printf(&b, "%s -> %s%s", cpr_thread_label(p, x->p, b1, sizeof b1),
@@ -717,9 +716,8 @@ static void table_phases(FILE* f, const cpr_profile* p, const sopts* o, int key,
         for (size_t k = 0; k < ke; k++) {
             const cpr_pedge* x = &p->pedges[e[k]];
             char** row = t_row(&u);
-            char pc[16];
             row[0] = num(x->bytes);
-            row[1] = cpr_xstrdup(cpr_fmt_pct(pc, (double)x->bytes, (double)cross));
+            row[1] = cpr_fmt_pct((double)x->bytes, (double)cross);
             row[2] = num(x->unma);
             cpr_buf b = {0};
             cpr_buf_printf(&b, "%s [%s] -> %s [%s]", cpr_display_name(p, x->p, nb, sizeof nb),
@@ -856,14 +854,13 @@ static void table_maip(FILE* f, const cpr_profile* p, const sopts* o, int key, i
     for (size_t k = 0; k < n; k++) {
         const cpr_func* x = &p->funcs[r[k].i];
         char** row = t_row(&t);
-        char pc[16];
         row[0] = num(x->instructions);
         row[1] = num(x->mem_instructions);
         row[2] = fmt_ratio((double)x->mem_instructions, (double)x->instructions, "%.3f");
         row[3] = fmt_ratio(macc(x) - mstack(x), (double)x->instructions, "%.3f");
-        row[4] = cpr_xstrdup(cpr_fmt_pct(pc, mstack(x), macc(x)));
+        row[4] = cpr_fmt_pct(mstack(x), macc(x));
         row[5] = fmt_ratio((double)x->bytes_read - (double)x->bytes_written, mbytes(x), "%+.3f");
-        row[6] = cpr_xstrdup(cpr_fmt_pct(pc, (double)x->in_bytes, (double)x->bytes_read));
+        row[6] = cpr_fmt_pct((double)x->in_bytes, (double)x->bytes_read);
         row[7] = fmt_ratio(mbytes(x), macc(x), "%.2f");
         row[8] = fmt_ratio(mbytes(x), (double)x->instructions, "%.3f");
         size_t c = 9;
@@ -873,10 +870,10 @@ static void table_maip(FILE* f, const cpr_profile* p, const sopts* o, int key, i
                 double g = (double)x->global_bytes_read + (double)x->global_bytes_written;
                 double s = (double)x->stack_bytes_read + (double)x->stack_bytes_written;
                 double other = mbytes(x) - h - g - s;
-                row[9] = cpr_xstrdup(cpr_fmt_pct(pc, h, mbytes(x)));
-                row[10] = cpr_xstrdup(cpr_fmt_pct(pc, g, mbytes(x)));
-                row[11] = cpr_xstrdup(cpr_fmt_pct(pc, s, mbytes(x)));
-                row[12] = cpr_xstrdup(cpr_fmt_pct(pc, other > 0 ? other : 0, mbytes(x)));
+                row[9] = cpr_fmt_pct(h, mbytes(x));
+                row[10] = cpr_fmt_pct(g, mbytes(x));
+                row[11] = cpr_fmt_pct(s, mbytes(x));
+                row[12] = cpr_fmt_pct(other > 0 ? other : 0, mbytes(x));
             } else {
                 for (int j = 9; j < 13; j++) row[j] = cpr_xstrdup("-");
             }
@@ -1122,7 +1119,7 @@ static void funcs_csv(FILE* f, const cpr_profile* p, const size_t* rows, size_t 
 static void edges_text(FILE* f, const cpr_profile* p, const size_t* rows, size_t n, size_t total_rows,
                        const char* sortname, const sopts* o)
 {
-    char a[32], nm1[1200], nm2[1200];
+    char nm1[1200], nm2[1200];
     rule(f);
     fprintf(f, "Edges (producer -> consumer) by %s: %zu of %zu shown", sortname, n, total_rows);
     if (o->threshold < 100) fprintf(f, ", threshold %g%%", o->threshold);
@@ -1138,7 +1135,7 @@ static void edges_text(FILE* f, const cpr_profile* p, const size_t* rows, size_t
         const cpr_edge* e = &p->edges[rows[r]];
         char** row = t_row(&t);
         row[0] = num(e->bytes);
-        row[1] = cpr_xstrdup(cpr_fmt_pct(a, (double)e->bytes, (double)p->t_comm_bytes));
+        row[1] = cpr_fmt_pct((double)e->bytes, (double)p->t_comm_bytes);
         row[2] = num(e->unma);
         row[3] = num(e->accesses);
         if (fr) row[4] = num(e->first_read);

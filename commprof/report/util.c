@@ -157,13 +157,12 @@ char* cpr_fmt_human(char* buf, uint64_t v, const char* unit)
     return buf;
 }
 
-char* cpr_fmt_pct(char* buf, double part, double total)
+char* cpr_fmt_pct(double part, double total)
 {
-    if (total <= 0)
-        snprintf(buf, 16, "-");
-    else
-        snprintf(buf, 16, "%.2f%%", 100.0 * part / total);
-    return buf;
+    if (!(total > 0)) return cpr_xstrdup("-");
+    cpr_buf b = {0};
+    cpr_buf_printf(&b, "%.2f%%", 100.0 * part / total); /* any length: 1e300% has 301 digits */
+    return b.s;
 }
 
 /* ---- memory -------------------------------------------------------------- */

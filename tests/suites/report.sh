@@ -537,6 +537,37 @@ golden summary-phases.csv "$CPR" summary --csv --table=phases "$SX"
 golden summary-maip.txt "$CPR" summary --table=maip --no-special "$SX"
 golden summary-maip-pipeline.txt "$CPR" summary --table=maip --sort=mar --top=5 in/pipeline.xml
 golden summary-maip.csv "$CPR" summary --csv --table=maip "$SX"
+# a percentage is printed whole whatever its size (it was cut at 16 bytes):
+# 2^64-1 bytes in over 1 byte read, and cpr_fmt_pct itself on 1e300%
+sed -e 's/in-bytes="66562"/in-bytes="18446744073709551615"/' -e 's/bytes-read="66562"/bytes-read="1"/' \
+    in/pipeline.xml >"$T/hugepct.xml"
+r "$CPR" summary --table=maip --threshold=100 "$T/hugepct.xml"
+if ((rc == 0)) && grep -Eq ' -0\.998  1844674407370955161600\.00%  .*  main  pipeline\.c:80$' "$T/out"; then
+    pass summary-huge-percentage
+else
+    fail summary-huge-percentage "exit $rc: $(grep '  main  ' "$T/out") $(head -c 200 "$T/err")"
+fi
+cat >"$T/pct.c" <<'EOF'
+#include "cpr.h"
+#include <stdlib.h>
+#include <string.h>
+static int is(char* s, const char* want) { int ok = !strcmp(s, want); free(s); return ok; }
+int main(void)
+{
+    char* s = cpr_fmt_pct(1e300, 100); /* 1e300%: 301 digits, ".00%" */
+    size_t n = strlen(s);
+    int ok = n == 305 && !strncmp(s, "10000000000000000525", 20) && !strcmp(s + n - 4, ".00%");
+    free(s);
+    ok = ok && is(cpr_fmt_pct(1, 3), "33.33%") && is(cpr_fmt_pct(5, 0), "-");
+    return !ok;
+}
+EOF
+if gcc -D_GNU_SOURCE -I"$ROOT/commprof/report" -o "$T/pct" "$T/pct.c" "$ROOT/commprof/report/util.c" -lm 2>"$T/err" &&
+    "$T/pct"; then
+    pass fmt-pct-any-size
+else
+    fail fmt-pct-any-size "$(head -c 300 "$T/err")"
+fi
 golden summary-calls.txt "$CPR" summary --table=calls "$SX"
 golden summary-calls.csv "$CPR" summary --csv --table=calls --sort=seq "$SX"
 golden graph-sections.dot "$CPR" graph "$SX"
