@@ -708,7 +708,11 @@ static void table_phases(FILE* f, const cpr_profile* p, const sopts* o, int key,
             }
         sort_pedges = p->pedges;
         qsort(e, ne, sizeof *e, cmp_pedge);
-        size_t ke = o->top && ne > o->top ? o->top : ne;
+        /* bytes are a counter: --threshold applies, as to the other tables */
+        uint64_t* ev = cpr_xmalloc((ne + 1) * sizeof *ev);
+        for (size_t k = 0; k < ne; k++) ev[k] = p->pedges[e[k]].bytes;
+        size_t ke = cpr_cut_rows(ev, ne, o->threshold, o->top);
+        free(ev);
         title(f, o, ke, ne, "Cross-phase edges (written in one phase, read in a later one)");
         static const char* const eh[] = {"bytes", "%", "UnMA", "edge [phase written -> phase read]"};
         table u;
@@ -1056,7 +1060,8 @@ static void summary_help(void)
            "                      with --table=all the field sorts the tables that have it\n"
            "  --threshold=PCT     show rows until they add up to PCT%% of the sort field's\n"
            "                      total, like callgrind_annotate (counters only, not\n"
-           "                      ratios or names) [99; 100 with --csv]\n"
+           "                      ratios or names; the cross-phase edges by bytes)\n"
+           "                      [99; 100 with --csv]\n"
            "  --top=N             at most N rows per table, 0 = no limit [20; 0 with --csv]\n"
            "  --no-special        leave out the special nodes ((unwritten), (syscall ...))\n"
            "                      and their edges\n"

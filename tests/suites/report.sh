@@ -533,6 +533,8 @@ golden summary-threads.txt "$CPR" summary --table=threads "$SX"
 golden summary-threads.csv "$CPR" summary --csv --table=threads --sort=id "$SX"
 golden summary-phases.txt "$CPR" summary --table=phases "$SX"
 golden summary-phases-bandwidth.txt "$CPR" summary --table=phases --sort=bandwidth --top=3 "$SX"
+# --threshold cuts the cross-phase edges too (by bytes): 1 of 4 at 50%
+golden summary-phases-threshold.txt "$CPR" summary --table=phases --threshold=50 "$SX"
 golden summary-phases.csv "$CPR" summary --csv --table=phases "$SX"
 golden summary-maip.txt "$CPR" summary --table=maip --no-special "$SX"
 golden summary-maip-pipeline.txt "$CPR" summary --table=maip --sort=mar --top=5 in/pipeline.xml
