@@ -79,6 +79,8 @@ typedef struct {
     cpr_profile* p;
     cpr_pairmap pairs;     /* function edges seen */
     cpr_pairmap cellpairs; /* thread-matrix cells seen */
+    cpr_pairmap spanpairs; /* detected phases seen (first and last slice) */
+    cpr_strmap keys;       /* flows, thread edges and phase edges seen */
     cpr_call* call;        /* the <call> being read */
     cpr_object* object;    /* the <object> of <objects> being read */
     size_t* stamp;         /* per function: 1 + the slice it was last seen in */
@@ -229,6 +231,19 @@ static int threads_done(rd* s)
     return 0;
 }
 
+/* records the key of a flow, thread edge or phase edge (the ids as
+ * written); -1 with "WHAT appears twice" if the file had it already, as a
+ * second <edge> of the same pair is refused */
+static int seen_once(rd* s, const char* key, const char* what)
+{
+    size_t n = s->keys.n;
+    if (cpr_strmap_get(&s->keys, key, n, 1) != n) {
+        cpr_seterr(s->err, s->name, cur_line(s), "%s appears twice", what);
+        return -1;
+    }
+    return 0;
+}
+
 static int on_cell(rd* s)
 {
     cpr_cell c;
@@ -269,6 +284,10 @@ static int on_tedge(rd* s)
                    (e.pt && !thread_known(s->p, e.pt)) ? e.pt : e.ct);
         return -1;
     }
+    char key[80], what[96];
+    snprintf(key, sizeof key, "t %u %u %u %u", pid, e.pt, cid, e.ct);
+    snprintf(what, sizeof what, "thread edge %u [thread %u] -> %u [thread %u]", pid, e.pt, cid, e.ct);
+    if (seen_once(s, key, what)) return -1;
     if (s->p->ntedges % 64 == 0) s->p->tedges = cpr_xrealloc(s->p->tedges, s->p->ntedges + 64, sizeof e);
     s->p->tedges[s->p->ntedges++] = e;
     return 0;
@@ -448,6 +467,9 @@ static int on_flow(rd* s)
         cpr_seterr(s->err, s->name, cur_line(s), "%s: 0 bytes", what);
         return -1;
     }
+    char key[64];
+    snprintf(key, sizeof key, "f %u %u %u", pid, oid, cid);
+    if (seen_once(s, key, what)) return -1;
     cpr_profile* p = s->p;
     if (p->nflows % 64 == 0) p->flows = cpr_xrealloc(p->flows, p->nflows + 64, sizeof fl);
     p->flows[p->nflows++] = fl;
@@ -494,6 +516,10 @@ static int on_pedge(rd* s)
         cpr_seterr(s->err, s->name, cur_line(s), "%s: 0 bytes", what);
         return -1;
     }
+    char key[80], dup[128];
+    snprintf(key, sizeof key, "p %u %u %u %u", pid, e.pp, cid, e.cp);
+    snprintf(dup, sizeof dup, "phase edge %u [phase %u] -> %u [phase %u]", pid, e.pp, cid, e.cp);
+    if (seen_once(s, key, dup)) return -1;
     if (p->npedges % 64 == 0) p->pedges = cpr_xrealloc(p->pedges, p->npedges + 64, sizeof e);
     p->pedges[p->npedges++] = e;
     return 0;
@@ -592,6 +618,11 @@ static int on_span(rd* s)
     if (bad) return -1;
     if (sp.first > sp.last) {
         cpr_seterr(s->err, s->name, cur_line(s), "<span>: first-slice %u after last-slice %u", sp.first, sp.last);
+        free(ids);
+        return -1;
+    }
+    if (cpr_pairmap_get(&s->spanpairs, sp.first, sp.last, s->p->nspans, 1) != s->p->nspans) {
+        cpr_seterr(s->err, s->name, cur_line(s), "<span> of slices %u-%u appears twice", sp.first, sp.last);
         free(ids);
         return -1;
     }
@@ -1023,6 +1054,7 @@ static int read_with(xmlTextReaderPtr r, const char* name, cpr_profile** out, cp
     s.p = cpr_profile_new(name);
     cpr_pairmap_init(&s.pairs);
     cpr_pairmap_init(&s.cellpairs);
+    cpr_pairmap_init(&s.spanpairs);
     xmlTextReaderSetStructuredErrorHandler(r, relay, &s);
     if (xmlTextReaderRelaxNGSetSchema(r, schema) != 0) {
         cpr_seterr(err, name, 0, "cannot set up RelaxNG validation");
@@ -1032,6 +1064,8 @@ static int read_with(xmlTextReaderPtr r, const char* name, cpr_profile** out, cp
     xmlFreeTextReader(r);
     cpr_pairmap_free(&s.pairs);
     cpr_pairmap_free(&s.cellpairs);
+    cpr_pairmap_free(&s.spanpairs);
+    cpr_strmap_free(&s.keys);
     cpr_buf_free(&s.text);
     free(s.stamp);
     if (err->set) {

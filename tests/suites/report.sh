@@ -366,6 +366,11 @@ sed 's/ base="3" callers="1"/ base="3"/' "$S" >bad/s-context-no-callers.xml
 sed 's/accesses="4000" first-read="4000"/accesses="4000" first-read="16001"/' "$S" >bad/s-first-read-too-large.xml
 sed 's/kind="region" name="hot loop" object=""/kind="region" name="hot loop" object="\/opt\/app"/' "$S" >bad/s-region-object.xml
 sed '/<objects>/,/<\/objects>/d' "$S" >bad/s-flows-without-objects.xml
+# the same key twice in one file (a line repeated) would be counted twice
+sed '/<flow producer="2" object="1" consumer="3"/p' "$S" >bad/s-flow-duplicate.xml
+sed '/<edge producer="2" producer-thread="1" consumer="3" consumer-thread="1"/p' "$S" >bad/s-thread-edge-duplicate.xml
+sed '/<edge producer="2" producer-phase="1" consumer="3" consumer-phase="2"/p' "$S" >bad/s-phase-edge-duplicate.xml
+sed '/<span first-slice="2" last-slice="6"/p' "$S" >bad/s-span-duplicate.xml
 sed '/<time-slices/,/<\/time-slices>/d' "$S" >bad/s-spans-without-slices.xml
 
 for f in bad/*.xml; do
@@ -429,6 +434,21 @@ if grep -q ':[0-9]*: <slice i="1">: record 2: function 1 appears twice$' "$T/err
 else
     fail error-slice-message "$(cat "$T/err")"
 fi
+# a duplicate is refused at its second line, with the message of duplicate edges
+for d in "flow-duplicate:<flow producer=\"2\" object=\"1\":flow 2 -> object 1 -> 3 appears twice" \
+    "thread-edge-duplicate:<edge producer=\"2\" producer-thread=\"1\":thread edge 2 [thread 1] -> 3 [thread 1] appears twice" \
+    "phase-edge-duplicate:<edge producer=\"2\" producer-phase=\"1\" consumer=\"3\" consumer-phase=\"2\":phase edge 2 [phase 1] -> 3 [phase 2] appears twice" \
+    "span-duplicate:<span first-slice=\"2\":<span> of slices 2-6 appears twice"; do
+    IFS=: read -r n pat msg <<<"$d"
+    f=bad/s-$n.xml
+    want=$(grep -nF "$pat" "$f" | sed -n '2s/:.*//p')
+    r "$CPR" summary "$f"
+    if ((rc == 2)) && [[ $(cat "$T/err") == "commprof-report: $f:$want: $msg" ]]; then
+        pass "error-$n-message"
+    else
+        fail "error-$n-message" "exit $rc, expected line $want: $(cat "$T/err")"
+    fi
+done
 # a command that needs a section the profile lacks: exit 2, one line naming the file
 no_section() {
     local name=$1
