@@ -72,9 +72,54 @@ void cpr_reader_cleanup(void)
     xmlCleanupParser();
 }
 
+/* the input, read through callbacks that see where it ends: a parser error
+ * raised once all of it was read, on its last line, is a truncated file (the
+ * parser's own words for it vary with the cut: "Extra content at the end of
+ * the document", "AttValue: \" expected", "Comment not terminated", ...) */
+typedef struct {
+    int fd;          /* -1: the memory below */
+    const char* mem;
+    size_t len, off;
+    int eof;         /* the end was read */
+    long lines;      /* newlines read */
+    int last_nl;     /* the last byte read is a newline */
+} src;
+
+static int src_read(void* ctx, char* buf, int len)
+{
+    src* in = ctx;
+    ssize_t n;
+    if (len <= 0) return 0;
+    if (in->fd >= 0) {
+        do n = read(in->fd, buf, (size_t)len);
+        while (n < 0 && errno == EINTR);
+        if (n < 0) return -1;
+    } else {
+        n = (ssize_t)(in->len - in->off < (size_t)len ? in->len - in->off : (size_t)len);
+        memcpy(buf, in->mem + in->off, (size_t)n);
+        in->off += (size_t)n;
+    }
+    if (n == 0) in->eof = 1;
+    for (ssize_t i = 0; i < n; i++)
+        if (buf[i] == '\n') in->lines++;
+    if (n > 0) in->last_nl = buf[n - 1] == '\n';
+    return (int)n;
+}
+
+static int src_close(void* ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+/* the number of the file's last line: the parser may stand on it or, past a
+ * final newline, on the next one */
+static long src_last_line(const src* in) { return in->last_nl ? in->lines : in->lines + 1; }
+
 typedef struct {
     xmlTextReaderPtr r;
     const char* name;
+    const src* in;
     cpr_error* err;
     cpr_profile* p;
     cpr_pairmap pairs;     /* function edges seen */
@@ -108,6 +153,18 @@ static long cur_line(rd* s)
     return l > 0 ? l : 1;
 }
 
+/* a parser error at the end of the input, the document unfinished: not in
+ * the epilog (after the root element, where the parser's "Extra content at the
+ * end of the document" is right), and not a mismatched end tag */
+static int truncated(const rd* s, xmlErrorPtr e)
+{
+    const src* in = s->in;
+    if (!in || !in->eof || e->domain != XML_FROM_PARSER || e->code == XML_ERR_TAG_NAME_MISMATCH) return 0;
+    if (e->line < src_last_line(in)) return 0;
+    xmlParserCtxtPtr ctxt = e->ctxt;
+    return !(ctxt && ctxt->instate == XML_PARSER_EPILOG);
+}
+
 static void relay(void* arg, xmlErrorPtr e)
 {
     rd* s = arg;
@@ -120,6 +177,8 @@ static void relay(void* arg, xmlErrorPtr e)
     if (e->code == XML_ERR_DOCUMENT_EMPTY)
         m = "empty, or not an XML document (commprof-report reads the XML profile, "
             "--commprof-xml-file, not the callgrind-format file)";
+    else if (truncated(s, e))
+        m = "the file ends before the document does (truncated?)";
     cpr_seterr(s->err, s->name, line, "%s", m);
 }
 
@@ -1039,7 +1098,7 @@ static int run(rd* s)
     return 0;
 }
 
-static int read_with(xmlTextReaderPtr r, const char* name, cpr_profile** out, cpr_error* err)
+static int read_with(xmlTextReaderPtr r, const src* in, const char* name, cpr_profile** out, cpr_error* err)
 {
     *out = NULL;
     if (!r) {
@@ -1051,6 +1110,7 @@ static int read_with(xmlTextReaderPtr r, const char* name, cpr_profile** out, cp
     s.r = r;
     s.name = name;
     s.err = err;
+    s.in = in;
     s.p = cpr_profile_new(name);
     cpr_pairmap_init(&s.pairs);
     cpr_pairmap_init(&s.cellpairs);
@@ -1109,8 +1169,9 @@ int cpr_load(const char* path, cpr_profile** out, cpr_error* err)
             return CPR_EINPUT;
         }
     }
-    xmlTextReaderPtr r = xmlReaderForFd(fd, name, NULL, PARSE_OPTS);
-    int rc = read_with(r, name, out, err);
+    src in = {.fd = fd};
+    xmlTextReaderPtr r = xmlReaderForIO(src_read, src_close, &in, name, NULL, PARSE_OPTS);
+    int rc = read_with(r, &in, name, out, err);
     if (fd != 0) close(fd);
     if (*out) {
         free((*out)->path);
@@ -1127,6 +1188,7 @@ int cpr_load_memory(const char* data, size_t len, const char* name, cpr_profile*
         cpr_seterr(err, name, 0, "too large");
         return CPR_EINPUT;
     }
-    xmlTextReaderPtr r = xmlReaderForMemory(data, (int)len, name, NULL, PARSE_OPTS);
-    return read_with(r, name, out, err);
+    src in = {.fd = -1, .mem = data, .len = len};
+    xmlTextReaderPtr r = xmlReaderForIO(src_read, src_close, &in, name, NULL, PARSE_OPTS);
+    return read_with(r, &in, name, out, err);
 }

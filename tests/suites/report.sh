@@ -434,6 +434,26 @@ if grep -q ':[0-9]*: <slice i="1">: record 2: function 1 appears twice$' "$T/err
 else
     fail error-slice-message "$(cat "$T/err")"
 fi
+# a file cut anywhere says so on its last line, whatever the parser's words
+# for the cut (in the declaration, a comment, a tag name, an attribute value,
+# between elements, in the last end tag); text after the root is not a cut
+n=$(wc -c <"$P")
+for c in 30 100 2500 5000 $(head -n 60 "$P" | wc -c) $((n - 20)) $((n - 3)); do
+    head -c "$c" "$P" >bad/cut.xml
+    want=$(awk 'END { print NR }' bad/cut.xml)
+    r "$CPR" summary bad/cut.xml
+    if ((rc == 2)) && [[ $(cat "$T/err") == "commprof-report: bad/cut.xml:$want: the file ends before the document does (truncated?)" ]]; then
+        pass "error-truncated-at-$c"
+    else
+        fail "error-truncated-at-$c" "exit $rc, expected line $want: $(cat "$T/err")"
+    fi
+done
+head -c 2000 "$P" | "$CPR" summary - >/dev/null 2>"$T/err"
+check error-truncated-stdin grep -qx 'commprof-report: <stdin>:29: the file ends before the document does (truncated?)' "$T/err"
+{ cat "$P"; echo junk; } >bad/after-root.xml
+r "$CPR" summary bad/after-root.xml
+check error-after-root-not-truncated grep -qx "commprof-report: bad/after-root.xml:$(($(wc -l <"$P") + 1)): Extra content at the end of the document" "$T/err"
+rm -f bad/cut.xml bad/after-root.xml
 # a duplicate is refused at its second line, with the message of duplicate edges
 for d in "flow-duplicate:<flow producer=\"2\" object=\"1\":flow 2 -> object 1 -> 3 appears twice" \
     "thread-edge-duplicate:<edge producer=\"2\" producer-thread=\"1\":thread edge 2 [thread 1] -> 3 [thread 1] appears twice" \
