@@ -403,8 +403,11 @@ void cpr_object_key(cpr_buf* b, const cpr_object* o);
 
 /* ---- output -------------------------------------------------------------- */
 
-/* Opens -o FILE (or stdout when NULL or "-").  cpr_close_output reports a
- * write error (returns CPR_EINPUT with err set) */
+/* Opens -o FILE (or stdout when NULL or "-"): a regular FILE is written to a
+ * temporary file beside it, which cpr_close_output renames onto FILE, or
+ * removes if writing failed or err was set before (FILE is then untouched); a
+ * device, FIFO or symbolic link is written in place.  cpr_close_output
+ * returns CPR_EINPUT with err set on a write error or an earlier error. */
 FILE* cpr_open_output(const char* path, cpr_error* err);
 int cpr_close_output(FILE* f, const char* path, cpr_error* err);
 

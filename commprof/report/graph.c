@@ -10,6 +10,7 @@
 
 #include "cpr.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -384,22 +385,31 @@ static int emit(Agraph_t* g, const char* fmt, const char* layout, const cpr_grap
     }
     rc = CPR_OK;
     if (!strcmp(fmt, "dot")) {
-        if (agwrite(g, f) != 0) cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "cannot write the graph");
+        if (agwrite(g, f) != 0)
+            cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "write error: %s", strerror(errno ? errno : EIO));
     } else {
 #ifdef CPR_GV_BUILTIN
         GVC_t* gvc = gvContextPlugins(builtins, 0);
 #else
         GVC_t* gvc = gvContext();
 #endif
+        /* rendered to memory, then written by cpr_close_output's rules:
+           gvRender to a FILE calls exit(1) on a write error (a full disk,
+           /dev/full), silently, leaving a partial file */
+        char* data = NULL;
+        unsigned int len = 0;
         int ok = gvc && gvLayout(gvc, g, layout) == 0;
-        if (ok && gvRender(gvc, g, fmt, f) != 0) {
+        if (ok && gvRenderData(gvc, g, fmt, &data, &len) != 0) {
 #ifdef CPR_GV_BUILTIN
             /* a renderer that is not linked in: Graphviz's configured plugins */
             gvFreeLayout(gvc, g);
             gvFreeContext(gvc);
             gv_errbuf[0] = '\0';
             gvc = gvContext();
-            ok = gvc && gvLayout(gvc, g, layout) == 0 && gvRender(gvc, g, fmt, f) == 0;
+            if (data) gvFreeRenderData(data);
+            data = NULL;
+            len = 0;
+            ok = gvc && gvLayout(gvc, g, layout) == 0 && gvRenderData(gvc, g, fmt, &data, &len) == 0;
 #else
             ok = 0;
 #endif
@@ -407,6 +417,9 @@ static int emit(Agraph_t* g, const char* fmt, const char* layout, const cpr_grap
         if (!ok)
             cpr_seterr(err, o->output ? o->output : "<stdout>", 0, "Graphviz could not lay out or render %s: %s",
                        fmt, gv_errbuf[0] ? gv_errbuf : "unknown error");
+        else if (len)
+            fwrite(data, 1, len, f); /* an error: ferror, reported by cpr_close_output */
+        if (data) gvFreeRenderData(data);
         if (gvc) {
             gvFreeLayout(gvc, g);
             gvFreeContext(gvc);
@@ -414,7 +427,6 @@ static int emit(Agraph_t* g, const char* fmt, const char* layout, const cpr_grap
     }
     agclose(g);
     if (cpr_close_output(f, o->output, err) || err->set) rc = CPR_EINPUT;
-    if (rc && o->output && strcmp(o->output, "-")) remove(o->output);
     return rc;
 }
 

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -262,14 +264,61 @@ void cpr_csv_field(FILE* f, const char* s)
 
 /* ---- output files -------------------------------------------------------- */
 
+/* A file named by -o is written completely or not at all: to a temporary
+ * file beside it (mkstemp: PATH.XXXXXX, same file system), renamed onto PATH
+ * once closed without error, removed otherwise.  A device, FIFO, socket or
+ * symbolic link is written in place (a rename would replace /dev/null or the
+ * user's link by a plain file); "-" or no name is standard output.  One
+ * output is open at a time. */
+static struct {
+    FILE* f;
+    char* tmp; /* the temporary name, NULL when written in place */
+} out_file;
+
+static int in_place(const char* path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) return 1;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 FILE* cpr_open_output(const char* path, cpr_error* err)
 {
     if (!path || !strcmp(path, "-")) return stdout;
-    FILE* f = fopen(path, "w");
-    if (!f) cpr_seterr(err, path, 0, "cannot write: %s", strerror(errno));
+    FILE* f = NULL;
+    char* tmp = NULL;
+    if (in_place(path)) {
+        f = fopen(path, "w");
+    } else {
+        cpr_buf b = {0};
+        cpr_buf_printf(&b, "%s.XXXXXX", path);
+        int fd = mkstemp(b.s);
+        if (fd >= 0) {
+            mode_t um = umask(0);
+            umask(um);
+            if (fchmod(fd, 0666 & ~um) || !(f = fdopen(fd, "w"))) {
+                int e = errno;
+                close(fd);
+                unlink(b.s);
+                errno = e;
+            }
+        }
+        if (f)
+            tmp = b.s;
+        else
+            cpr_buf_free(&b);
+    }
+    if (!f) {
+        cpr_seterr(err, path, 0, "cannot write: %s", strerror(errno));
+        return NULL;
+    }
+    out_file.f = f;
+    out_file.tmp = tmp;
     return f;
 }
 
+/* closes the output; renames the temporary file onto path if all went well
+ * (no error in err before, none now), else removes it */
 int cpr_close_output(FILE* f, const char* path, cpr_error* err)
 {
     int bad = ferror(f);
@@ -283,12 +332,21 @@ int cpr_close_output(FILE* f, const char* path, cpr_error* err)
         bad = 1;
         e = errno;
     }
+    char* tmp = out_file.f == f ? out_file.tmp : NULL;
+    out_file.f = NULL;
+    out_file.tmp = NULL;
+    if (tmp && !bad && !err->set && rename(tmp, path)) {
+        bad = 1;
+        e = errno;
+    }
+    if (tmp && (bad || err->set)) unlink(tmp);
+    free(tmp);
     if (bad) {
         cpr_seterr(err, (path && strcmp(path, "-")) ? path : "<stdout>", 0, "write error: %s",
                    strerror(e ? e : EIO));
         return CPR_EINPUT;
     }
-    return CPR_OK;
+    return err->set ? CPR_EINPUT : CPR_OK;
 }
 
 /* ---- colours ------------------------------------------------------------- */

@@ -509,6 +509,47 @@ else
 fi
 r "$CPR" merge -o "$T/no/such/dir/m.xml" "$P" in/pipeline2.xml
 if ((rc == 2)) && one_line "$T/err"; then pass error-merge-unwritable; else fail error-merge-unwritable "exit $rc: $(cat "$T/err")"; fi
+# -o FILE is written whole or not at all: a graph rendered by Graphviz (which
+# calls exit(1), silently, on a write error) or written as DOT, and a table,
+# to a missing directory or a full device: exit 2, one line; an older FILE is
+# kept when writing fails, no temporary file is left, devices stay devices
+for x in svg dot; do
+    r "$CPR" graph -o "$T/no/such/dir/g.$x" "$P"
+    if ((rc == 2)) && [[ $(cat "$T/err") == "commprof-report: $T/no/such/dir/g.$x: cannot write: No such file or directory" &&
+        ! -s $T/out ]]; then
+        pass "error-unwritable-graph-$x"
+    else
+        fail "error-unwritable-graph-$x" "exit $rc: $(cat "$T/err")"
+    fi
+done
+if [[ -c /dev/full ]]; then
+    for a in "graph --format=svg" "graph --format=png" "graph --format=dot" "summary" "matrix --format=svg"; do
+        # shellcheck disable=SC2086
+        r "$CPR" $a -o /dev/full "$P"
+        if ((rc == 2)) && [[ $(cat "$T/err") == "commprof-report: /dev/full: write error: No space left on device" ]] &&
+            [[ -c /dev/full ]]; then
+            pass "error-dev-full-${a// /}"
+        else
+            fail "error-dev-full-${a// /}" "exit $rc: $(cat "$T/err"); $(ls -l /dev/full)"
+        fi
+        if [[ ! -c /dev/full ]] && (($(id -u) == 0)); then rm -f /dev/full && mknod -m 666 /dev/full c 1 7; fi
+    done
+fi
+mkdir -p keep && echo old >keep/g.svg && echo old >keep/t.txt
+r "$CPR" graph -o keep/g.svg bad/dangling-producer.xml
+r2=$rc
+r "$CPR" summary -o keep/t.txt bad/dangling-producer.xml
+if ((r2 == 2 && rc == 2)) && [[ $(cat keep/g.svg keep/t.txt) == $'old\nold' ]]; then
+    pass error-output-kept
+else
+    fail error-output-kept "exit $r2, $rc: $(head -c 100 keep/g.svg keep/t.txt)"
+fi
+r "$CPR" graph -o keep/g.svg "$P"
+if ((rc == 0)) && xmllint --noout keep/g.svg 2>/dev/null && [[ $(ls keep) == $'g.svg\nt.txt' ]]; then
+    pass output-replaced-no-temporary
+else
+    fail output-replaced-no-temporary "exit $rc: $(ls keep)"
+fi
 
 # ---------------------------------------------------------------------------
 # 3. golden outputs on hand-written profiles
