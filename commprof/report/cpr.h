@@ -119,6 +119,12 @@ typedef struct {
     size_t base;       /* index of the base function */
     uint32_t* callers; /* ids, innermost first */
     size_t ncallers;
+    /* the matching key across profiles is kind, name, object, file (and
+     * has_base); two nodes of one file can share it (two static functions of
+     * one name built without -g: no file): dup is the node's rank among them
+     * in the file's order, 0 for the first, part of the key (set by
+     * cpr_mark_ambiguous, which the loader calls) */
+    uint32_t dup;
 } cpr_func;
 
 typedef struct {
@@ -349,7 +355,8 @@ void cpr_mark_ambiguous(cpr_profile* p);
 const char* cpr_display_name(const cpr_profile* p, size_t i, char* buf, size_t n);
 /* location column: "file:line", object base name, "(region)", or "" */
 const char* cpr_location(const cpr_func* f, char* buf, size_t n);
-/* matching key of a function across profiles (kind, name, object, file) */
+/* matching key of a function across profiles (kind, name, object, file and
+ * the rank dup among the nodes of the file with those) */
 int cpr_same_func(const cpr_func* a, const cpr_func* b);
 uint64_t cpr_func_hash(const cpr_func* f);
 /* function indices whose name is NAME (or whose display name is NAME) */

@@ -171,6 +171,27 @@ void cpr_mark_ambiguous(cpr_profile* p)
     for (size_t i = 1; i < p->nfuncs; i++)
         if (!strcmp(p->funcs[o[i]].name, p->funcs[o[i - 1]].name)) p->ambig[o[i]] = p->ambig[o[i - 1]] = 1;
     free(o);
+    /* the rank of each node among those of its file with the same matching
+     * key, in the file's order: the nth such node of one file is matched
+     * with the nth of the other by diff and merge */
+    cpr_strmap seen = {0};
+    uint32_t* count = cpr_xcalloc(p->nfuncs + 1, sizeof *count);
+    cpr_buf key = {0};
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        cpr_func* f = &p->funcs[i];
+        key.len = 0;
+        cpr_buf_printf(&key, "%d %d ", f->kind, !!f->has_base);
+        cpr_buf_puts(&key, f->name); /* \x01 cannot be in XML text: a separator */
+        cpr_buf_puts(&key, "\x01");
+        cpr_buf_puts(&key, f->object);
+        cpr_buf_puts(&key, "\x01");
+        cpr_buf_puts(&key, f->file);
+        size_t k = cpr_strmap_get(&seen, key.s, seen.n, 1);
+        f->dup = count[k]++;
+    }
+    cpr_buf_free(&key);
+    free(count);
+    cpr_strmap_free(&seen);
 }
 
 const char* cpr_location(const cpr_func* f, char* buf, size_t n)
@@ -204,7 +225,7 @@ const char* cpr_display_name(const cpr_profile* p, size_t i, char* buf, size_t n
  * is told apart by having a base */
 int cpr_same_func(const cpr_func* a, const cpr_func* b)
 {
-    return a->kind == b->kind && !a->has_base == !b->has_base && !strcmp(a->name, b->name) &&
+    return a->kind == b->kind && !a->has_base == !b->has_base && a->dup == b->dup && !strcmp(a->name, b->name) &&
            !strcmp(a->object, b->object) && !strcmp(a->file, b->file);
 }
 
@@ -221,7 +242,7 @@ static uint64_t fnv(uint64_t h, const char* s)
 
 uint64_t cpr_func_hash(const cpr_func* f)
 {
-    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)f->kind ^ ((uint64_t)!!f->has_base << 8);
+    uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)f->kind ^ ((uint64_t)!!f->has_base << 8) ^ ((uint64_t)f->dup << 16);
     h = fnv(h, f->name);
     h = fnv(h, f->object);
     h = fnv(h, f->file);
