@@ -88,10 +88,35 @@ static Bool stat_exe(const HChar* exe, struct vg_stat* st)
 
 static Bool object_is_node(const DebugInfo* di);
 
+static Bool is_main_exe(const HChar* path);
+
+/* Does the file at path start as an ELF file does (not a script)? */
+static Bool is_elf(const HChar* path)
+{
+   SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(r)) return False;
+   Int fd = (Int)sr_Res(r);
+   UChar m[4] = { 0 };
+   Int n = VG_(read)(fd, m, 4);
+   VG_(close)(fd);
+   return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
 void cp_instrument_find_main_exe(void)
 {
-   for (const DebugInfo* di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
+   Bool exe_seen = False;
+   for (const DebugInfo* di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
       (void)object_is_node(di);
+      const HChar* path = VG_(DebugInfo_get_filename)(di);
+      /* (an object Valgrind could not read has no text) */
+      if (path && is_main_exe(path) && VG_(DebugInfo_get_text_size)(di) > 0) exe_seen = True;
+   }
+   /* Valgrind read nothing of the executable: none of its functions can be
+      a node, and the run would say nothing of them without this */
+   if (have_exe_id && !exe_seen && is_elf(VG_(args_the_exename)))
+      VG_(umsg)("commprof: warning: Valgrind read no symbols of %s (a layout its reader does not take, "
+                "such as a load segment of .bss alone): its functions are no nodes, their work is "
+                "charged to (no function)\n", VG_(args_the_exename));
 }
 
 void cp_instrument_init(void)
