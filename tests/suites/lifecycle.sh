@@ -86,6 +86,17 @@ static int copy(const char *from, const char *to)
     return n < 0 ? -1 : 0;
 }
 
+/* write the pid to tmp, then rename it to name: name appears complete */
+static int ready(const char *tmp, const char *name)
+{
+    char line[32];
+    int fd = open(tmp, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    int n = snprintf(line, sizeof line, "%d\n", (int)getpid());
+    if (fd < 0 || write(fd, line, n) != n) return -1;
+    close(fd);
+    return rename(tmp, name);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "return";
@@ -110,22 +121,12 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(mode, "vgdb")) {
-        char line[32];
-        int fd = open(argv[2], O_CREAT | O_WRONLY | O_TRUNC, 0644);
-        int n = snprintf(line, sizeof line, "%d\n", (int)getpid());
-        if (fd < 0 || write(fd, line, n) != n) return 97;
-        close(fd);
-        rename(argv[2], argv[3]);
+        if (ready(argv[2], argv[3]) != 0) return 97;
         for (int i = 0; i < 6000 && access("stop", F_OK) != 0; i++) usleep(10000);
         return 0;
     }
     if (!strcmp(mode, "term")) {
-        char line[32];
-        int fd = open(argv[2], O_CREAT | O_WRONLY | O_TRUNC, 0644);
-        int n = snprintf(line, sizeof line, "%d\n", (int)getpid());
-        if (fd < 0 || write(fd, line, n) != n) return 97;
-        close(fd);
-        rename(argv[2], argv[3]);      /* appears complete */
+        if (ready(argv[2], argv[3]) != 0) return 97;
         for (;;) pause();
     }
     if (!strcmp(mode, "exec")) {
