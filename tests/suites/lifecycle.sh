@@ -247,6 +247,15 @@ status() {
     fi
 }
 
+# wait_ready FILE: the pid the client writes to FILE when it is ready (30 s at most)
+wait_ready() {
+    for ((i = 0; i < 600; i++)); do
+        [[ -s $1 ]] && break
+        sleep 0.05
+    done
+    head -n 1 "$1" 2>/dev/null
+}
+
 # ---------------------------------------------------------------------------
 # ends of the process
 
@@ -282,11 +291,7 @@ mkdir -p "$T/term"
 (cd "$T/term" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof \
     --commprof-xml-file=prof.%p.xml --commprof-out-file=prof.%p.cg ../lc term ready.new ready >out 2>err) &
 bgpid=$!
-for ((i = 0; i < 600; i++)); do
-    [[ -s $T/term/ready ]] && break
-    sleep 0.05
-done
-vpid=$(head -n 1 "$T/term/ready" 2>/dev/null)
+vpid=$(wait_ready "$T/term/ready")
 if [[ $vpid =~ ^[0-9]+$ ]]; then
     kill -TERM "$vpid"
     wait "$bgpid"
@@ -312,11 +317,7 @@ mkdir -p "$T/vgdb"
 (cd "$T/vgdb" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof --vgdb=yes \
     --commprof-xml-file=prof.%p.%n.xml --commprof-out-file=none ../lc vgdb ready.new ready >out 2>err) &
 bgpid=$!
-for ((i = 0; i < 600; i++)); do
-    [[ -s $T/vgdb/ready ]] && break
-    sleep 0.05
-done
-vpid=$(head -n 1 "$T/vgdb/ready" 2>/dev/null)
+vpid=$(wait_ready "$T/vgdb/ready")
 if [[ $vpid =~ ^[0-9]+$ ]]; then
     vout=$(timeout 60 vgdb --pid="$vpid" dump 2>&1)
     : >"$T/vgdb/stop"
