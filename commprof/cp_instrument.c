@@ -895,6 +895,8 @@ static void set_cur_run(IRSB* sb, const CpRun* r)
    CP_NEED_REDIRECT the code of a node function goes to cp_redirect_node when
    that applies to it (code regions, caller contexts); with CP_NEED_SLICES a
    slice that has ended is closed. */
+static IRExpr* count_base(IRSB* sb, CpNode* node);
+
 static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
 {
    if (n == 0 && mem == 0) return;
@@ -905,6 +907,32 @@ static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
       nn = assign(sb, Ity_I64, IRExpr_Binop(Iop_And64, mask, nn));
       mm = assign(sb, Ity_I64, IRExpr_Binop(Iop_And64, mask, mm));
    }
+   IRExpr* base = count_base(sb, node);
+   if (n) emit_add64(sb, base, offsetof(CpNode, instrs), nn);
+   if (mem) emit_add64(sb, base, offsetof(CpNode, mem_instrs), mm);
+   if (n == 0) return;
+   emit_add64(sb, mkIRExpr_HWord((HWord)&cp_clock), 0, nn);
+   if (need & CP_NEED_SLICES) {
+      IRExpr* clk = load64(sb, &cp_clock);
+      IRExpr* end = load64(sb, &cp_slice_end);
+      IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, end, clk));
+      add_dirty(sb, 0, "cp_timeline_close_slices", cp_timeline_close_slices, mkIRExprVec_0(), g);
+   }
+}
+
+/* One memory instruction more for node when cond (Ity_I1) holds, as
+   emit_icount counts it. */
+static void emit_mem_count_if(IRSB* sb, CpNode* node, IRExpr* cond)
+{
+   IRExpr* mm = assign(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, cond));
+   if (need & CP_NEED_COLLECT)
+      mm = assign(sb, Ity_I64, IRExpr_Binop(Iop_And64, load64(sb, &cp_collect_mask), mm));
+   emit_add64(sb, count_base(sb, node), offsetof(CpNode, mem_instrs), mm);
+}
+
+/* The node whose counters emit_icount adds to (see there). */
+static IRExpr* count_base(IRSB* sb, CpNode* node)
+{
    IRExpr* base;
    if (node && (need & CP_NEED_REDIRECT)) {
       IRExpr* me = mkIRExpr_HWord((HWord)node);
@@ -922,16 +950,7 @@ static void emit_icount(IRSB* sb, CpNode* node, ULong n, ULong mem)
    } else {
       base = load64(sb, &cp_cur_node);
    }
-   if (n) emit_add64(sb, base, offsetof(CpNode, instrs), nn);
-   if (mem) emit_add64(sb, base, offsetof(CpNode, mem_instrs), mm);
-   if (n == 0) return;
-   emit_add64(sb, mkIRExpr_HWord((HWord)&cp_clock), 0, nn);
-   if (need & CP_NEED_SLICES) {
-      IRExpr* clk = load64(sb, &cp_clock);
-      IRExpr* end = load64(sb, &cp_slice_end);
-      IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, end, clk));
-      add_dirty(sb, 0, "cp_timeline_close_slices", cp_timeline_close_slices, mkIRExprVec_0(), g);
-   }
+   return base;
 }
 
 /* With --objects=yes, object access times are exact to the instruction:
@@ -1066,12 +1085,6 @@ typedef struct {
    IRExpr* any;       /* ... the condition that one of those is made */
 } InsnAccesses;
 
-/* An instruction whose accesses all depend on a guard or a mask (masked
-   moves, gathers) is a memory instruction only when it makes one. */
-static VG_REGPARM(1) void cp_h_mem_insn(CpNode* node)
-{
-   count_instrs(node, 0, 1);
-}
 
 /* MASKMOVDQU and MASKMOVQ store the bytes whose mask byte (in the register
    d->maskreg) has its top bit set; Valgrind stores all of them (the others
@@ -1124,11 +1137,24 @@ static IRExpr* masked_store_any(IRSB* sb, const DeferredAccess* d);
 static void flush_accesses(IRSB* sb, InsnAccesses* acc)
 {
    if (acc->cond && !acc->uncond) {
-      /* the condition that the instruction makes one access at least */
+      /* the condition that the instruction makes one counted access at
+         least: its guard or mask lets it, and with --ignore-stack=yes its
+         address is off the thread's stack (as in on_current_stack) */
       IRExpr* any = acc->any;
+      IRExpr* lo = NULL;
+      IRExpr* span = NULL;
+      if (cp_ignore_stack) {
+         lo = load64(sb, &cp_cur_stack_lo);
+         span = load64(sb, &cp_cur_stack_span);
+      }
       for (UInt j = 0; j < acc->n; j++) {
          const DeferredAccess* d = &acc->a[j];
          IRExpr* g = d->maskreg >= 0 ? masked_store_any(sb, d) : d->guard;
+         if (cp_ignore_stack) {
+            IRExpr* off = assign(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, d->addr, lo));
+            IRExpr* out = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, span, off));
+            g = g ? assign(sb, Ity_I1, IRExpr_Binop(Iop_And1, g, out)) : out;
+         }
          if (g == NULL) continue;
          any = any ? assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, any, g)) : g;
       }
@@ -1166,9 +1192,7 @@ static void flush_accesses(IRSB* sb, InsnAccesses* acc)
 static void end_insn_accesses(IRSB* sb, InsnAccesses* acc, CpNode* node)
 {
    flush_accesses(sb, acc);
-   if (acc->cond && !acc->uncond && acc->any)
-      add_dirty(sb, 1, "cp_h_mem_insn", cp_h_mem_insn,
-                mkIRExprVec_1(mkIRExpr_HWord((HWord)node)), acc->any);
+   if (acc->cond && !acc->uncond && acc->any) emit_mem_count_if(sb, node, acc->any);
    acc->uncond = acc->cond = False;
    acc->any = NULL;
 }
@@ -1343,10 +1367,12 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    acc.uncond = acc.cond = False;
    acc.any = NULL;
    /* an access without guard or mask makes the instruction a memory
-      instruction whatever happens (counted with it); else end_insn_accesses
-      counts it if it makes one of its accesses */
+      instruction whatever happens (counted with it); else (and with
+      --ignore-stack=yes, which leaves out the accesses to the stack)
+      end_insn_accesses counts it if it makes one counted access */
 #define ACCESS(...) do { defer_access(sb, &acc, pend_n, __VA_ARGS__);        \
-                         if (acc.a[acc.n - 1].guard != NULL || maskreg >= 0) {   \
+                         if (acc.a[acc.n - 1].guard != NULL || maskreg >= 0      \
+                             || cp_ignore_stack) {                               \
                             acc.cond = True;                                     \
                          } else if (!insn_mem) {                                 \
                             insn_mem = True; acc.uncond = True; pend_mem++;      \
