@@ -1085,12 +1085,11 @@ typedef struct {
    IRExpr* any;       /* ... the condition that one of those is made */
 } InsnAccesses;
 
-
 /* MASKMOVDQU and MASKMOVQ store the bytes whose mask byte (in the register
    d->maskreg) has its top bit set; Valgrind stores all of them (the others
    unchanged), after a load of them all that the program does not make,
-   which the instrumenter leaves out. */
-/* Does the mask of masked store d select a byte? */
+   which the instrumenter leaves out.  masked_store_any: does the mask of
+   masked store d select a byte?  emit_masked_store: the store's accesses. */
 static IRExpr* masked_store_any(IRSB* sb, const DeferredAccess* d)
 {
 #if defined(VGA_amd64)
@@ -1132,8 +1131,6 @@ static void emit_masked_store(IRSB* sb, const DeferredAccess* d)
    operand several accesses: FXSAVE, XSAVE, masked moves, gathers; or it
    reads two operands: cmps) has its accesses go to the group helpers, which
    count it once and each of its bytes once (cp_access.h). */
-static IRExpr* masked_store_any(IRSB* sb, const DeferredAccess* d);
-
 static void flush_accesses(IRSB* sb, InsnAccesses* acc)
 {
    if (acc->cond && !acc->uncond) {
