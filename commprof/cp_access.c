@@ -781,14 +781,29 @@ void cp_h_masked_store(Addr a, UWord sz, ULong lo, ULong hi, CpNode* sn, const C
 
 /* ---- writes that do not come from a store of the program ---- */
 
+/* Bytes written by the kernel, the core or the heap count again at the next
+   read of every library call in progress, whichever thread is in it (a
+   fread whose buffer read() refills reads the new bytes). */
+static void libreads_written(Addr a, SizeT len)
+{
+   if (cp_libreads_any(&cp_libreads)) cp_libreads_store(&cp_libreads, a, len);
+   for (UInt i = 1; i < cp_n_threads; i++) {
+      CpThread* t = cp_threads[i];
+      if (t && t != cp_cur_thread && cp_libreads_any(&t->libreads))
+         cp_libreads_store(&t->libreads, a, len);
+   }
+}
+
 void cp_record_write(Addr a, SizeT len, UInt w)
 {
    cp_shadow_set_range(&cp_shadow, a, len, w);
    if (cp_clo_first_read) cp_firstread_store(a, len);
+   libreads_written(a, len);
 }
 
 void cp_record_copy(Addr dst, Addr src, SizeT len)
 {
    cp_shadow_copy_range(&cp_shadow, dst, src, len);
    if (cp_clo_first_read) cp_firstread_store(dst, len);
+   libreads_written(dst, len);
 }
