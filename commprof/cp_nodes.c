@@ -178,7 +178,13 @@ Bool cp_fn_is_outlined_region(const HChar* name)
 /* function nodes by source name and object, key a hash of both: whether
    the code of a symbol with the source name itself (not a clone's) has
    been given the node */
-typedef struct SrcFnEnt { struct SrcFnEnt* next; UWord key; CpNode* node; Bool original; } SrcFnEnt;
+typedef struct SrcFnEnt {
+   struct SrcFnEnt* next;
+   UWord key;
+   CpNode* node;
+   Bool original;       /* the code of the symbol with the source name is loaded */
+   Addr original_at;    /* and starts here */
+} SrcFnEnt;
 static VgHashTable* fn_by_name;
 
 /* gcc's parts of a C++20 coroutine F: its body, "F(F::_Z<F mangled>.Frame*)
@@ -240,7 +246,10 @@ CpNode* cp_node_function(Addr entry, const HChar* name, const HChar* object,
       f->original = False;
       VG_(HT_add_node)(fn_by_name, f);
    }
-   if (original) f->original = True;
+   if (original) {
+      f->original = True;
+      f->original_at = entry;
+   }
    e = VG_(malloc)("cp.nodes.fnent", sizeof(FnEnt));
    e->key  = entry;
    e->node = f->node;
@@ -257,6 +266,13 @@ void cp_nodes_forget_code(Addr lo, Addr hi)
          VG_(HT_remove_at_Iter)(fn_by_entry);
          VG_(free)(e);
       }
+   /* the object loaded again (dlclose, then dlopen) is the same: its
+      functions find their nodes by name, as their clones do */
+   if (!fn_by_name) return;
+   VG_(HT_ResetIter)(fn_by_name);
+   SrcFnEnt* f;
+   while ((f = VG_(HT_Next)(fn_by_name)) != NULL)
+      if (f->original && f->original_at >= lo && f->original_at < hi) f->original = False;
 }
 
 static const HChar* syscall_name(Word sysno)

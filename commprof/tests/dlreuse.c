@@ -1,6 +1,6 @@
 /* cflags: -ldl */
 /* dlreuse: an object loaded where another was unloaded (dlclose, then dlopen) is seen as
- * itself (run with --node-objs=dlreuse-a.so; the plugins are built from
+ * itself, and a node object loaded again has the same nodes (run with --node-objs=dlreuse-a.so; the plugins are built from
  * dlreuse-plugin.c.in by the prereq line).
  *
  * docs/definitions.md, Nodes: a function is identified by its first instruction's
@@ -20,10 +20,14 @@
  *      (library data)'s: no wn -> rn edge
  *   4. dlreuse-b.so again: wb2 -> rb2 1000, 1000 (before: nothing, taken for the run-time
  *      library's own data)
- * Calls: a_write 1, a_read 1 (the only plugin functions that are nodes).
+ *   5. dlreuse-a.so again: its a_write and a_read are the nodes of step 1 (a function is
+ *      its object's, by name, whenever the object is loaded): a_write -> a_read gets the
+ *      step's 1000 bytes over the same 1000 addresses of buf: 2000 bytes, 1000 addresses
+ *      (before: a second a_write and a_read, a second edge of 1000, 1000)
+ * Calls: a_write 2, a_read 2 (the only plugin functions that are nodes).
  *
- * stdout: "sums 32125 32125 32125 32125 same address: yes" (sum of v + i, i < 250, for
- * v = 4: 250 x 4 + 31125).
+ * stdout: "sums 32125 32125 32125 32125 32125 same address: yes" (sum of v + i, i < 250,
+ * for v = 4: 250 x 4 + 31125).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -57,26 +61,29 @@ NI void wn(void) { w(4); }
 NI int rn(void) { return r(); }
 NI void wb2(void) { w(4); }
 NI int rb2(void) { return r(); }
+NI void wa2(void) { w(4); }
+NI int ra2(void) { return r(); }
 
-/* the four steps: a plugin, and the program's functions that call it */
+/* the five steps: a plugin, and the program's functions that call it */
 static const struct {
     const char *so, *wn, *rn;
     void (*writer)(void);
     int (*reader)(void);
-} steps[4] = {
+} steps[5] = {
     {"./%s-a.so", "a_write", "a_read", wa, ra},
     {"./%s-b.so", "b_write", "b_read", wb, rb},
     {"./libnss_%s.so", "nss_write", "nss_read", wn, rn},
     {"./%s-b.so", "b_write", "b_read", wb2, rb2},
+    {"./%s-a.so", "a_write", "a_read", wa2, ra2},
 };
 
 int main(int argc, char **argv)
 {
     (void)argc;
     prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-    int s[4];
-    unsigned long at[4];
-    for (int i = 0; i < 4; i++) {
+    int s[5];
+    unsigned long at[5];
+    for (int i = 0; i < 5; i++) {
         if (!load(steps[i].so, steps[i].wn, steps[i].rn))
             return 1 + i;
         at[i] = (unsigned long)w;
@@ -84,7 +91,7 @@ int main(int argc, char **argv)
         s[i] = steps[i].reader();
         dlclose(h);
     }
-    printf("sums %d %d %d %d same address: %s\n", s[0], s[1], s[2], s[3],
-           at[0] == at[1] && at[1] == at[2] && at[2] == at[3] ? "yes" : "no");
+    printf("sums %d %d %d %d %d same address: %s\n", s[0], s[1], s[2], s[3], s[4],
+           at[0] == at[1] && at[1] == at[2] && at[2] == at[3] && at[3] == at[4] ? "yes" : "no");
     return 0;
 }
