@@ -113,6 +113,7 @@ static VgHashTable* paths;
 #define MAX_INLINED 8
 typedef struct IpEnt { struct IpEnt* next; UWord key; UInt n; UInt frame[MAX_INLINED + 1]; } IpEnt;
 static VgHashTable* ip_frames;
+static Addr ip_frames_lo = ~(Addr)0, ip_frames_hi;   /* the keys lie in [lo, hi] */
 Bool cp_objects_inline_seen;
 static CpAllocFrame* frames;
 static UInt n_frames, frames_cap;
@@ -343,6 +344,8 @@ static const IpEnt* intern_frames(Addr ip)
    }
    e->frame[e->n++] = frame_id(fnbuf, file, line);
    VG_(HT_add_node)(ip_frames, e);
+   if (ip < ip_frames_lo) ip_frames_lo = ip;
+   if (ip > ip_frames_hi) ip_frames_hi = ip;
    return e;
 }
 
@@ -661,9 +664,25 @@ void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
    named_span();
 }
 
+/* The code at [lo, hi) is gone: what its return addresses said is forgotten
+   (another library loaded there later has its own functions and lines). */
+static void ip_frames_forget(Addr lo, Addr hi)
+{
+   if (hi <= ip_frames_lo || lo > ip_frames_hi) return;
+   VG_(HT_ResetIter)(ip_frames);
+   IpEnt* e;
+   while ((e = VG_(HT_Next)(ip_frames)) != NULL)
+      if (e->key >= lo && e->key < hi) {
+         VG_(HT_remove_at_Iter)(ip_frames);
+         VG_(free)(e);
+      }
+}
+
 void cp_objects_memory_gone(Addr a, SizeT len)
 {
-   if (n_named && len) unname(a, range_end(a, len));
+   if (len == 0) return;
+   if (n_named) unname(a, range_end(a, len));
+   ip_frames_forget(a, range_end(a, len));
 }
 
 static const Named* named_at(Addr a)

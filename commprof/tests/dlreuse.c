@@ -26,11 +26,22 @@
  *      (before: a second a_write and a_read, a second edge of 1000, 1000)
  * Calls: a_write 2, a_read 2 (the only plugin functions that are nodes).
  *
+ * Heap objects (--objects=yes): in steps 1, 2, 4 and 5 main has the plugin's <P>_alloc
+ * allocate 16, 32, 64 and 128 bytes and frees the block.  dlreuse-a.so calls malloc at line
+ * 32 of dlreuse-plugin.c.in, dlreuse-b.so (#line) at line 203, from the same code address:
+ *   dlreuse-plugin.c.in:32  [a_alloc:32 main:110]: blocks 2 (steps 1, 5), total 16 + 128 =
+ *                           144 bytes, peak 128, size 128 (the last block's)
+ *   dlreuse-plugin.c.in:203 [main:110] (b_alloc is no node): blocks 2 (steps 2, 4), total
+ *                           32 + 64 = 96, peak 64, size 64
+ * nothing read or written.  Before, the frames of a return address stayed with it after
+ * dlclose: all four blocks were :32's.
+ *
  * stdout: "sums 32125 32125 32125 32125 32125 same address: yes" (sum of v + i, i < 250,
  * for v = 4: 250 x 4 + 31125).
  */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NI __attribute__((noipa))
@@ -64,17 +75,20 @@ NI int rb2(void) { return r(); }
 NI void wa2(void) { w(4); }
 NI int ra2(void) { return r(); }
 
-/* the five steps: a plugin, and the program's functions that call it */
+/* the five steps: a plugin, the program's functions that call it, the plugin's allocating
+   function and the size the program has it allocate (and frees) */
 static const struct {
     const char *so, *wn, *rn;
     void (*writer)(void);
     int (*reader)(void);
+    const char *an;
+    unsigned size;
 } steps[5] = {
-    {"./%s-a.so", "a_write", "a_read", wa, ra},
-    {"./%s-b.so", "b_write", "b_read", wb, rb},
-    {"./libnss_%s.so", "nss_write", "nss_read", wn, rn},
-    {"./%s-b.so", "b_write", "b_read", wb2, rb2},
-    {"./%s-a.so", "a_write", "a_read", wa2, ra2},
+    {"./%s-a.so", "a_write", "a_read", wa, ra, "a_alloc", 16},
+    {"./%s-b.so", "b_write", "b_read", wb, rb, "b_alloc", 32},
+    {"./libnss_%s.so", "nss_write", "nss_read", wn, rn, NULL, 0},
+    {"./%s-b.so", "b_write", "b_read", wb2, rb2, "b_alloc", 64},
+    {"./%s-a.so", "a_write", "a_read", wa2, ra2, "a_alloc", 128},
 };
 
 int main(int argc, char **argv)
@@ -89,6 +103,12 @@ int main(int argc, char **argv)
         at[i] = (unsigned long)w;
         steps[i].writer();
         s[i] = steps[i].reader();
+        if (steps[i].an) {
+            void *(*alloc)(unsigned) = (void *(*)(unsigned))dlsym(h, steps[i].an);
+            if (!alloc)
+                return 10 + i;
+            free(alloc(steps[i].size));
+        }
         dlclose(h);
     }
     printf("sums %d %d %d %d %d same address: %s\n", s[0], s[1], s[2], s[3], s[4],
