@@ -140,14 +140,34 @@ void cp_instrument_init(void)
    VG_(clo_vex_control).guest_chase = False;
 }
 
-static Bool path_matches_patterns(const HChar* path)
+/* which --node-objs patterns matched an object (NULL: none yet) */
+static Bool* node_objs_matched;
+
+/* Does a --node-objs pattern match an object's path, its file's base name
+   or its SONAME (soname: NULL if none)?  Valgrind knows an object by the
+   file it maps, the target of a link: libz.so.1.2.13 for a program that
+   loads libz.so.1, the SONAME. */
+static Bool path_matches_patterns(const HChar* path, const HChar* soname)
 {
    const HChar* base = VG_(basename)(path);
+   Bool any = False;
    for (UInt i = 0; i < cp_clo.n_node_objs; i++)
       if (VG_(string_match)(cp_clo.node_objs[i], path)
-          || VG_(string_match)(cp_clo.node_objs[i], base))
-         return True;
-   return False;
+          || VG_(string_match)(cp_clo.node_objs[i], base)
+          || (soname && VG_(string_match)(cp_clo.node_objs[i], soname))) {
+         if (!node_objs_matched)
+            node_objs_matched = VG_(calloc)("cp.instr.objpat", cp_clo.n_node_objs, sizeof(Bool));
+         node_objs_matched[i] = True;
+         any = True;
+      }
+   return any;
+}
+
+/* The SONAME of object di (NULL if it has none). */
+static const HChar* soname_of(const DebugInfo* di)
+{
+   const HChar* s = VG_(DebugInfo_get_soname)(di);
+   return s && s[0] && VG_(strcmp)(s, "NONE") != 0 ? s : NULL;
 }
 
 /* The C library's file: the loaded object named libc.so.*, or its usual
@@ -163,11 +183,25 @@ static const HChar* libc_path(void)
 
 /* commprof's preload library runs, in place of libc's, the string and
    memory functions of cp_strmem.c: a pattern that takes libc takes them. */
-static Bool object_matches_patterns(const HChar* path)
+static Bool object_matches_patterns(const HChar* path, const HChar* soname)
 {
-   if (path_matches_patterns(path)) return True;
+   if (path_matches_patterns(path, soname)) return True;
    return VG_(strncmp)(VG_(basename)(path), "vgpreload_commprof-", 19) == 0
-          && path_matches_patterns(libc_path());
+          && path_matches_patterns(libc_path(), "libc.so.6");
+}
+
+void cp_instrument_report_unmatched_objs(void)
+{
+   if (cp_clo.n_node_objs == 0 || cp_clo.nodes == CP_NODES_ALL) return;
+   /* the objects loaded now whose code never ran count too */
+   for (const DebugInfo* di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      const HChar* path = VG_(DebugInfo_get_filename)(di);
+      if (path) (void)object_matches_patterns(path, soname_of(di));
+   }
+   for (UInt i = 0; i < cp_clo.n_node_objs; i++)
+      if (!node_objs_matched || !node_objs_matched[i])
+         VG_(umsg)("commprof: --node-objs pattern '%s' matched no object of the run (a pattern matches "
+                   "an object's path, file name or SONAME)\n", cp_clo.node_objs[i]);
 }
 
 static Bool is_main_exe(const HChar* path)
@@ -197,7 +231,7 @@ static ObjEnt* obj_ent(const DebugInfo* di)
    o->di = di;
    o->text_lo = VG_(DebugInfo_get_text_avma)(di);
    o->text_hi = o->text_lo + VG_(DebugInfo_get_text_size)(di);
-   o->is_node = cp_clo.nodes == CP_NODES_ALL || main_exe || (path && object_matches_patterns(path));
+   o->is_node = cp_clo.nodes == CP_NODES_ALL || main_exe || (path && object_matches_patterns(path, soname_of(di)));
    return o;
 }
 

@@ -14,6 +14,8 @@ void  cp_instrument_find_main_exe(void);
    synchronisation functions), so that another object loaded there later
    (dlclose, then dlopen) is seen as itself. */
 void  cp_instrument_code_gone(Addr a, SizeT len);
+/* At exit: a warning for each --node-objs pattern that matched no object. */
+void  cp_instrument_report_unmatched_objs(void);
 
 /* Features the generated code must support; see cp_instrument_need. */
 #define CP_NEED_COLLECT  1u   /* collection switched on and off */

@@ -72,6 +72,7 @@ static void cp_fini(Int exitcode)
 {
    cp_output_write_all("exit");
    cp_report_unmatched_patterns();
+   cp_instrument_report_unmatched_objs();
    if (VG_(clo_stats)) {
       ULong written = cp_shadow_sample_written(&cp_shadow);
       CpShadowStats st;
