@@ -567,6 +567,9 @@ static Bool in_sync_function(Addr ia)
       "__pthread_disable_asynccancel",
       /* what a new thread runs before and after the thread function */
       "__ctype_init", "getpagesize", "__getpagesize", "__call_tls_dtors", "__libc_thread_freeres",
+      /* the destructors of thread_local objects a thread registers (its list,
+         and the count the dynamic linker keeps for the object) */
+      "__cxa_thread_atexit", "__cxa_thread_atexit_impl", "__cxxabiv1::__cxa_thread_atexit*",
       "*_freeres", "__rpc_thread_destroy", "__libc_dlerror_result_free", "__glibc_tls_internal_free",
       /* the exception runtime */
       "_Unwind_*", "__cxa_throw", "__cxa_rethrow", "__cxa_begin_catch", "__cxa_end_catch",
