@@ -603,7 +603,8 @@ Addr cp_cur_tp;
 static inline __attribute__((always_inline)) Bool lib_own(Addr a, const CpLibData* d)
 {
    return UNLIKELY(a - d->lo < d->span) || UNLIKELY(a - d->lo2 < d->span2)
-          || (UNLIKELY(a - cp_cur_tp < CP_TP_DESC_SIZE) && cp_cur_tp != 0)
+          /* (with no thread pointer known, 0: the first page, never mapped) */
+          || UNLIKELY(a - cp_cur_tp < CP_TP_DESC_SIZE)
           || (UNLIKELY(a - cp_libheap_lo < cp_libheap_span) && cp_heap_lib_owned(a));
 }
 

@@ -1117,7 +1117,9 @@ typedef struct {
 typedef struct {
    DeferredAccess a[MAX_INSN_ACCESSES]; UInt n;
    Bool uncond;       /* the instruction makes an access whatever happens: it
-                         counts as a memory instruction when instrumented */
+                         counts as a memory instruction when instrumented (kept
+                         across an exit in the middle of the instruction, reset
+                         at its end) */
    Bool cond;         /* it has accesses that depend on a guard or mask */
    IRExpr* any;       /* ... the condition that one of those is made */
 } InsnAccesses;
@@ -1227,7 +1229,7 @@ static void end_insn_accesses(IRSB* sb, InsnAccesses* acc, CpNode* node)
 {
    flush_accesses(sb, acc);
    if (acc->cond && !acc->uncond && acc->any) emit_mem_count_if(sb, node, acc->any);
-   acc->uncond = acc->cond = False;
+   acc->cond = False;
    acc->any = NULL;
 }
 
@@ -1383,7 +1385,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    CpNode* pend_node = NULL;     /* instructions not yet counted, and their node */
    ULong   pend_n = 0;
    ULong   pend_mem = 0;         /* of which access memory */
-   Bool    insn_mem = False;     /* the current instruction accesses memory */
    Int     maskreg = -1;         /* the current instruction is a masked store (maskmovdqu) */
    Bool    mask_mmx = False;
    IRTemp  insn_loads[MAX_INSN_LOADS];   /* tmps loaded by the current instruction */
@@ -1408,8 +1409,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                          if (acc.a[acc.n - 1].guard != NULL || maskreg >= 0      \
                              || cp_ignore_stack) {                               \
                             acc.cond = True;                                     \
-                         } else if (!insn_mem) {                                 \
-                            insn_mem = True; acc.uncond = True; pend_mem++;      \
+                         } else if (!acc.uncond) {                               \
+                            acc.uncond = True; pend_mem++;                       \
                             if (run && !run->broken && run->n) run->len[run->n - 1] |= RUN_MEM; } } while (0)
    for (; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
@@ -1432,7 +1433,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          if (node == NULL && (cur_lib || in_dynamic_linker(ia)) && in_sync_function(ia))
             cur_lib = &lib_everywhere;
          n_insn_loads = 0;
-         insn_mem = False;
+         acc.uncond = False;
 #if defined(VGA_amd64)
          maskreg = cp_insn_maskmov((const UChar*)ia, ilen, &mask_mmx);
 #endif
@@ -1601,8 +1602,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             addStmtToIRSB(sb, st);
             break;
          }
-         end_insn_accesses(sb, &acc, node);
-         acc.uncond = insn_mem;        /* the instruction may go on after the exit */
+         end_insn_accesses(sb, &acc, node);      /* (acc.uncond stays: the instruction
+                                                    may go on after the exit) */
          if (pend_n || pend_mem) {
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
