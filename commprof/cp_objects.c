@@ -628,6 +628,7 @@ static void unname(Addr lo, Addr hi)
          CpObject* o = cp_objects[insts[named[i].inst].obj];
          o->written_bytes += cp_shadow_count_range(&cp_shadow, named[i].lo, named[i].hi - named[i].lo,
                                                    written_by_program, NULL);
+         o->live_bytes -= named[i].hi - named[i].lo;
          insts[named[i].inst].live = False;
          continue;
       }
@@ -649,9 +650,13 @@ void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
       if (cp_objects[i]->kind == CP_OBJ_NAMED && VG_(strcmp)(cp_objects[i]->name, name) == 0)
          o = cp_objects[i];
    if (!o) o = new_object(CP_OBJ_NAMED, name, NULL);
+   /* like a heap site's blocks: the ranges named over the run, the most
+      named at one time, the last one's size */
    o->addr = a;
    o->size = size;
    o->total_bytes += size;
+   o->live_bytes += size;
+   if (o->live_bytes > o->peak_bytes) o->peak_bytes = o->live_bytes;
    if (n_named == named_cap) {
       named_cap = named_cap ? named_cap * 2 : 16;
       named = VG_(realloc)("cp.obj.named", named, named_cap * sizeof(Named));

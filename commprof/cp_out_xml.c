@@ -45,11 +45,12 @@ static void write_objects(CpOut* o, const CpReport* r)
       attr(o, "name", ob->name);
       if (ob->symbol) attr(o, "symbol", ob->symbol);
       attr(o, "elf", ob->elf);
-      ULong allocated = ob->kind == CP_OBJ_HEAP ? ob->total_bytes : ob->size;
+      Bool sized_by_use = ob->kind == CP_OBJ_HEAP || ob->kind == CP_OBJ_NAMED;
+      ULong allocated = sized_by_use ? ob->total_bytes : ob->size;
       cp_out_printf(o, " size=\"%llu\" blocks=\"%llu\" total-bytes=\"%llu\" peak-bytes=\"%llu\""
                        " reads=\"%llu\" read-bytes=\"%llu\" writes=\"%llu\" write-bytes=\"%llu\"",
                     (ULong)ob->size, ob->blocks, allocated,
-                    ob->kind == CP_OBJ_HEAP ? ob->peak_bytes : (ULong)ob->size,
+                    sized_by_use ? ob->peak_bytes : (ULong)ob->size,
                     ob->reads, ob->read_bytes, ob->writes, ob->write_bytes);
       if (ob->kind != CP_OBJ_STACK) {
          cp_out_printf(o, " written-bytes=\"%llu\" prod-bytes=\"%llu\"",

@@ -23,7 +23,7 @@ static void print_objects(const CpReport* r)
       if (best == cp_n_objects) break;
       const CpObject* o = cp_objects[best];
       VG_(umsg)("%'15llu %'12llu %'12llu  %s\n", via[best],
-                o->kind == CP_OBJ_HEAP ? o->peak_bytes : (ULong)o->size,
+                o->kind == CP_OBJ_HEAP || o->kind == CP_OBJ_NAMED ? o->peak_bytes : (ULong)o->size,
                 o->reads + o->writes, o->name);
       via[best] = 0;
    }
