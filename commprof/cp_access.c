@@ -783,28 +783,30 @@ void cp_h_masked_store(Addr a, UWord sz, ULong lo, ULong hi, CpNode* sn, const C
 /* ---- writes that do not come from a store of the program ---- */
 
 /* Bytes written by the kernel, the core or the heap count again at the next
-   read of every library call in progress, whichever thread is in it (a
-   fread whose buffer read() refills reads the new bytes). */
-static void libreads_written(Addr a, SizeT len)
+   read of the library call in progress (a fread whose buffer read() refills
+   reads the new bytes): the running thread's here, that of the thread a
+   system call or signal wrote for in cp_record_write_for. */
+static void libreads_written(CpLibReads* r, Addr a, SizeT len)
 {
-   if (cp_libreads_any(&cp_libreads)) cp_libreads_store(&cp_libreads, a, len);
-   for (UInt i = 1; i < cp_n_threads; i++) {
-      CpThread* t = cp_threads[i];
-      if (t && t != cp_cur_thread && cp_libreads_any(&t->libreads))
-         cp_libreads_store(&t->libreads, a, len);
-   }
+   if (cp_libreads_any(r)) cp_libreads_store(r, a, len);
+}
+
+void cp_record_write_for(CpThread* t, Addr a, SizeT len, UInt w)
+{
+   cp_record_write(a, len, w);
+   if (t && t != cp_cur_thread) libreads_written(&t->libreads, a, len);
 }
 
 void cp_record_write(Addr a, SizeT len, UInt w)
 {
    cp_shadow_set_range(&cp_shadow, a, len, w);
    if (cp_clo_first_read) cp_firstread_store(a, len);
-   libreads_written(a, len);
+   libreads_written(&cp_libreads, a, len);
 }
 
 void cp_record_copy(Addr dst, Addr src, SizeT len)
 {
    cp_shadow_copy_range(&cp_shadow, dst, src, len);
    if (cp_clo_first_read) cp_firstread_store(dst, len);
-   libreads_written(dst, len);
+   libreads_written(&cp_libreads, dst, len);
 }

@@ -119,6 +119,10 @@ extern CpLibReads cp_libreads;
 /* Memory written or released outside the program's stores (the kernel,
    the allocator, mappings): the shadow map and what depends on it. */
 void cp_record_write(Addr a, SizeT len, UInt w);
+/* The same for a write made for thread t (a system call's, a signal
+   frame): its library call in progress reads the bytes again too. */
+struct CpThread;
+void cp_record_write_for(struct CpThread* t, Addr a, SizeT len, UInt w);
 void cp_record_copy(Addr dst, Addr src, SizeT len);
 
 #endif

@@ -89,7 +89,8 @@ static void post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT len)
       return;
    }
    if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS) return;
-   cp_record_write(a, len, cp_ctx_of_thread(cp_thread_of(tid), node));
+   CpThread* t = cp_thread_of(tid);
+   cp_record_write_for(t, a, len, cp_ctx_of_thread(t, node));
 }
 
 /* ---- thread names ---- */
