@@ -77,6 +77,17 @@ static HChar* copy_str(const HChar* tab, ULong tab_sz, UInt off)
    return s;
 }
 
+/* A symbol's name without the version the linker may append to the names of
+   dynamic symbols (_ZSt4cout@GLIBCXX_3.4, stdout@GLIBC_2.2.5, copied into the
+   executable by a copy relocation): the name the program's source uses. */
+static HChar* copy_sym_name(const HChar* tab, ULong tab_sz, UInt off)
+{
+   HChar* s = copy_str(tab, tab_sz, off);
+   HChar* at = VG_(strchr)(s, '@');
+   if (at && at != s) *at = 0;
+   return s;
+}
+
 Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
 {
    VG_(memset)(out, 0, sizeof(*out));
@@ -144,7 +155,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
                if (type == STT_FUNC && syms[i].st_shndx != SHN_UNDEF
                    && syms[i].st_shndx < SHN_LORESERVE && syms[i].st_value != 0) {
                   CpElfSym* f = &out->funcs[out->n_funcs++];
-                  f->name = copy_str(strtab, str_sz, syms[i].st_name);
+                  f->name = copy_sym_name(strtab, str_sz, syms[i].st_name);
                   f->addr = (Addr)syms[i].st_value + bias;
                   f->size = (SizeT)syms[i].st_size;
                }
@@ -152,7 +163,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
                    || syms[i].st_shndx == SHN_UNDEF || syms[i].st_shndx >= SHN_LORESERVE)
                   continue;
                CpElfSym* o = &out->syms[out->n_syms++];
-               o->name = copy_str(strtab, str_sz, syms[i].st_name);
+               o->name = copy_sym_name(strtab, str_sz, syms[i].st_name);
                o->addr = (Addr)syms[i].st_value + bias;
                o->size = (SizeT)syms[i].st_size;
             }
