@@ -80,11 +80,12 @@ static HChar* copy_str(const HChar* tab, ULong tab_sz, UInt off)
 /* A symbol's name without the version the linker may append to the names of
    dynamic symbols (_ZSt4cout@GLIBCXX_3.4, stdout@GLIBC_2.2.5, copied into the
    executable by a copy relocation): the name the program's source uses. */
-static HChar* copy_sym_name(const HChar* tab, ULong tab_sz, UInt off)
+static HChar* copy_sym_name(const HChar* tab, ULong tab_sz, UInt off, Bool* versioned)
 {
    HChar* s = copy_str(tab, tab_sz, off);
    HChar* at = VG_(strchr)(s, '@');
-   if (at && at != s) *at = 0;
+   *versioned = at && at != s;
+   if (*versioned) *at = 0;
    return s;
 }
 
@@ -155,7 +156,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
                if (type == STT_FUNC && syms[i].st_shndx != SHN_UNDEF
                    && syms[i].st_shndx < SHN_LORESERVE && syms[i].st_value != 0) {
                   CpElfSym* f = &out->funcs[out->n_funcs++];
-                  f->name = copy_sym_name(strtab, str_sz, syms[i].st_name);
+                  f->name = copy_sym_name(strtab, str_sz, syms[i].st_name, &f->versioned);
                   f->addr = (Addr)syms[i].st_value + bias;
                   f->size = (SizeT)syms[i].st_size;
                }
@@ -163,7 +164,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
                    || syms[i].st_shndx == SHN_UNDEF || syms[i].st_shndx >= SHN_LORESERVE)
                   continue;
                CpElfSym* o = &out->syms[out->n_syms++];
-               o->name = copy_sym_name(strtab, str_sz, syms[i].st_name);
+               o->name = copy_sym_name(strtab, str_sz, syms[i].st_name, &o->versioned);
                o->addr = (Addr)syms[i].st_value + bias;
                o->size = (SizeT)syms[i].st_size;
             }
@@ -175,6 +176,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
                if (k > 0 && out->syms[k - 1].addr == out->syms[i].addr) {
                   if (out->syms[i].size > out->syms[k - 1].size)
                      out->syms[k - 1].size = out->syms[i].size;
+                  out->syms[k - 1].versioned |= out->syms[i].versioned;
                   VG_(free)(out->syms[i].name);
                   continue;
                }

@@ -4,7 +4,10 @@
 
 #include "pub_tool_basics.h"
 
-typedef struct { HChar* name; Addr addr; SizeT size; } CpElfSym;
+/* versioned: the symbol table gave the name a version (stdout@GLIBC_2.2.5: a
+   library's variable the executable holds, a copy relocation); name is
+   without it */
+typedef struct { HChar* name; Addr addr; SizeT size; Bool versioned; } CpElfSym;
 typedef struct { HChar* name; Addr addr; SizeT size; Bool writable; } CpElfSection;
 
 typedef struct {

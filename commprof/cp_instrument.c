@@ -391,7 +391,7 @@ static void exe_copies(Addr* lo, UWord* span)
       Addr l = ~(Addr)0, h = 0;
       for (UInt k = 0; k < e->n_syms; k++) {
          const CpElfSym* y = &e->syms[k];
-         if (y->size == 0 || VG_(strchr)(y->name, '@') == NULL) continue;
+         if (y->size == 0 || !y->versioned) continue;
          if (y->addr < l) l = y->addr;
          if (y->addr + y->size > h) h = y->addr + y->size;
       }
