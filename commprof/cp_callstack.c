@@ -13,6 +13,7 @@ CpNode*   cp_redirect_node;
 CpNode*   cp_redirect_fn;
 ULong     cp_collect_mask = ~0ULL;
 static Bool collect_on = True;     /* START/STOP requests, --collect-atstart */
+static Bool collect_ever;          /* collect_on has been True */
 CpThread* cp_cur_thread;
 UInt*     cp_cur_map;
 UInt      cp_cur_ctx;
@@ -262,6 +263,7 @@ void cp_threads_nodes_ready(void)
 {
    cp_cur_node = cp_nodes[CP_NODE_NOFN];
    collect_on = cp_clo.collect_atstart;
+   collect_ever = collect_on;
    cp_collect_mask = collect_on && cp_clo.n_collect_in == 0 ? ~0ULL : 0;
    cp_hot_flags_update();
 }
@@ -510,7 +512,13 @@ void cp_region_end(ThreadId tid, const HChar* name)
 void cp_collect_set(Bool on)
 {
    collect_on = on;
+   if (on) collect_ever = True;
    if (cp_cur_thread) publish_top();
+}
+
+Bool cp_collect_ever_on(void)
+{
+   return collect_ever;
 }
 
 void cp_threads_new_phase(void)

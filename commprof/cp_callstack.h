@@ -131,6 +131,8 @@ void cp_region_begin(ThreadId tid, const HChar* name);
 void cp_region_end(ThreadId tid, const HChar* name);
 /* Collection switched on or off for the whole program (client requests). */
 void cp_collect_set(Bool on);
+/* Has collection been on at some time (--collect-atstart=yes, or a START)? */
+Bool cp_collect_ever_on(void);
 /* A new phase began: contexts are made anew. */
 void cp_threads_new_phase(void);
 

@@ -73,6 +73,11 @@ static void cp_fini(Int exitcode)
    cp_output_write_all("exit");
    cp_report_unmatched_patterns();
    cp_instrument_report_unmatched_objs();
+   if (!cp_collect_ever_on())
+      VG_(umsg)("commprof: warning: nothing was collected: with --collect-atstart=no collection starts at "
+                "COMMPROF_START(), which the program never called%s\n",
+                cp_clo.n_collect_in ? " (--collect-in narrows collection to its functions, it does not "
+                                      "switch it on)" : "");
    if (VG_(clo_stats)) {
       ULong written = cp_shadow_sample_written(&cp_shadow);
       CpShadowStats st;

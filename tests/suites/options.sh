@@ -382,6 +382,27 @@ else
     fail unmatched-pattern-region "compile: $out"
 fi
 
+# --collect-atstart=no without any COMMPROF_START(): nothing is collected, and the
+# run says why at exit (a callgrind user's --collect-atstart=no --toggle-collect=f
+# habit); with collection on at some time, no such line
+vg --collect-atstart=no --collect-in=produce --commprof-out-file=none --commprof-xml-file=none
+want="commprof: warning: nothing was collected: with --collect-atstart=no collection starts at COMMPROF_START(), which the program never called (--collect-in narrows collection to its functions, it does not switch it on)"
+if ((rc == 0)) && grep -qF -- "$want" "$T/err" && [[ $(grep -c 'nothing was collected' "$T/err") == 1 ]]; then
+    pass never-collected
+else
+    fail never-collected "exit $rc; $(grep 'collected' "$T/err" | head -2)"
+fi
+vg --collect-atstart=no --commprof-out-file=none --commprof-xml-file=none
+if ((rc == 0)) && grep -qF -- "commprof: warning: nothing was collected: with --collect-atstart=no collection starts at COMMPROF_START(), which the program never called" "$T/err" \
+   && ! grep -q -- '--collect-in narrows' "$T/err"; then
+    pass never-collected-plain
+else
+    fail never-collected-plain "exit $rc; $(grep 'collected' "$T/err" | head -2)"
+fi
+vg --collect-in=produce --commprof-out-file=none --commprof-xml-file=none
+if ((rc == 0)) && ! grep -q 'nothing was collected' "$T/err"; then pass collected-quiet
+else fail collected-quiet "exit $rc; $(grep 'collected' "$T/err" | head -2)"; fi
+
 # ---------------------------------------------------------------------------
 # 4. --help lists every option
 
