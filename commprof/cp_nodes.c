@@ -275,6 +275,40 @@ void cp_nodes_forget_code(Addr lo, Addr hi)
       if (f->original && f->original_at >= lo && f->original_at < hi) f->original = False;
 }
 
+static Int cmp_node_name(const void* a, const void* b)
+{
+   return VG_(strcmp)(cp_nodes[*(const UInt*)a]->name, cp_nodes[*(const UInt*)b]->name);
+}
+
+Bool* cp_nodes_shared_names(void)
+{
+   Bool* shared = VG_(calloc)("cp.nodes.shared", cp_n_nodes + 1, sizeof(Bool));
+   UInt* order = VG_(malloc)("cp.nodes.order", (cp_n_nodes + 1) * sizeof(UInt));
+   UInt n = 0;
+   for (UInt i = 0; i < cp_n_nodes; i++)
+      if (cp_nodes[i]->kind == CP_KIND_FUNCTION) order[n++] = i;
+   VG_(ssort)(order, n, sizeof(UInt), cmp_node_name);
+   for (UInt k = 1; k < n; k++)
+      if (VG_(strcmp)(cp_nodes[order[k]]->name, cp_nodes[order[k - 1]]->name) == 0)
+         shared[order[k]] = shared[order[k - 1]] = True;
+   VG_(free)(order);
+   return shared;
+}
+
+const HChar* cp_node_display_name(const CpNode* n, Bool shared, HChar* buf, SizeT size)
+{
+   if (!shared || n->kind != CP_KIND_FUNCTION) return n->name;
+   if (n->file[0] && n->line)
+      VG_(snprintf)(buf, size, "%s [%s:%u]", n->name, n->file, n->line);
+   else if (n->file[0])
+      VG_(snprintf)(buf, size, "%s [%s]", n->name, n->file);
+   else if (n->object[0])
+      VG_(snprintf)(buf, size, "%s [%s]", n->name, VG_(basename)(n->object));
+   else
+      return n->name;
+   return buf;
+}
+
 static const HChar* syscall_name(Word sysno)
 {
    static const struct { Word no; const HChar* name; } names[] = {

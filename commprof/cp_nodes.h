@@ -110,6 +110,13 @@ CpNode* cp_node_context(CpNode* fn, const UInt* callers, UInt n);
 /* Zero every node's counters and the phases' starts (a forked child
    starts afresh, its clock at 0). */
 void    cp_nodes_reset_counters(void);
+/* For the summary and the DOT graph: which function nodes share their name
+   with another (two static functions of one name, one name in two
+   objects): [i] for node i, an array the caller frees; and the name shown
+   for node n, "name [file:line]" (else [file], else [object's file name])
+   when shared, as commprof-report shows it. */
+Bool*         cp_nodes_shared_names(void);
+const HChar*  cp_node_display_name(const CpNode* n, Bool shared, HChar* buf, SizeT size);
 
 /* ---- contexts ---- */
 typedef struct {

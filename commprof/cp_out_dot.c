@@ -36,6 +36,7 @@ Bool cp_write_dot(const HChar* name, const CpReport* r)
    ULong maxb = ne ? r->edges[0].bytes : 1;
    for (UInt i = 0; i < ne; i++)
       shown[r->edges[i].producer] = shown[r->edges[i].consumer] = True;
+   Bool* shared = cp_nodes_shared_names();   /* names shown with their place */
 
    cp_out_printf(o, "// commprof pid %d ended: %s\n", VG_(getpid)(), r->reason);
    cp_out_puts(o, "digraph commprof {\n");
@@ -56,7 +57,8 @@ Bool cp_write_dot(const HChar* name, const CpReport* r)
       /* per-mille of instructions, printed as a percentage with one decimal */
       ULong pm = r->total_instrs ? (n->instrs * 1000 + r->total_instrs / 2) / r->total_instrs : 0;
       cp_out_puts(o, "\"");
-      cp_out_name(o, n->name, CP_NAME_DOT);
+      HChar nb[512];
+      cp_out_name(o, cp_node_display_name(n, shared[i], nb, sizeof nb), CP_NAME_DOT);
       cp_out_printf(o, "\\n%llu.%llu%% instr, %llu calls\"", pm / 10, pm % 10, n->calls);
       /* white to orange by instruction share */
       UInt shade = pm >= 1000 ? 0 : 255 - (UInt)(pm * 255 / 1000);
@@ -73,5 +75,6 @@ Bool cp_write_dot(const HChar* name, const CpReport* r)
    }
    cp_out_puts(o, "}\n");
    VG_(free)(shown);
+   VG_(free)(shared);
    return cp_out_close(o);
 }

@@ -53,11 +53,15 @@ void cp_print_summary(const CpReport* r, const HChar* out_name, const HChar* xml
       VG_(umsg)("\n");
       VG_(umsg)("Top %u of %u edges (producer -> consumer):\n", top, r->n_edges);
       VG_(umsg)("%15s %12s  %s\n", "bytes", "unique addrs", "edge");
+      Bool* shared = cp_nodes_shared_names();
       for (UInt i = 0; i < top; i++) {
          const CpNodeEdge* e = &r->edges[i];
+         HChar pb[512], cb[512];
          VG_(umsg)("%'15llu %'12llu  %s -> %s\n", e->bytes, e->unma,
-                   cp_nodes[e->producer]->name, cp_nodes[e->consumer]->name);
+                   cp_node_display_name(cp_nodes[e->producer], shared[e->producer], pb, sizeof pb),
+                   cp_node_display_name(cp_nodes[e->consumer], shared[e->consumer], cb, sizeof cb));
       }
+      VG_(free)(shared);
    }
    if (cp_clo.objects) print_objects(r);
    VG_(umsg)("\n");
