@@ -59,7 +59,8 @@ Bool cp_write_dot(const HChar* name, const CpReport* r)
       cp_out_puts(o, "\"");
       HChar nb[512];
       cp_out_name(o, cp_node_display_name(n, shared[i], nb, sizeof nb), CP_NAME_DOT);
-      cp_out_printf(o, "\\n%llu.%llu%% instr, %llu calls\"", pm / 10, pm % 10, n->calls);
+      cp_out_printf(o, "\\n%llu.%llu%% instr, %llu call%s\"", pm / 10, pm % 10, n->calls,
+                    n->calls == 1 ? "" : "s");
       /* white to orange by instruction share */
       UInt shade = pm >= 1000 ? 0 : 255 - (UInt)(pm * 255 / 1000);
       cp_out_printf(o, ", fillcolor=\"#ff%02x%02x\"];\n", 200 + shade * 55 / 255, shade);
