@@ -18,7 +18,10 @@
  *     (no function):8, (unwritten):8 (fork's child side in the C library reads
  *     the dynamic linker's list of thread stacks, which is no library's own
  *     data to libc: charged to the caller), and at -O0 rd:1624 (rd's own
- *     stack traffic, part of its caller's call)
+ *     stack traffic, part of its caller's call: per iteration i, p, s and
+ *     i again, 4 + 8 + 8 + 4 = 24 bytes, 50 times; the loop test's i and n,
+ *     8 bytes, 51 times; s at the return and the saved rbp at the pop, 8 + 8:
+ *     1200 + 408 + 16 = 1624)
  *     (before the fix: fill:400 with the pre-fork rd's, sequence numbers going
  *     on from the parent's, and 16 bytes more of the thread's descriptor that
  *     fork's child side reads through a pointer)
