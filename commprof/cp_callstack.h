@@ -52,6 +52,8 @@ typedef struct CpThread {
    UInt     n_regions, regions_cap;
    UInt     collect_depth;        /* --collect-in frames on the stack */
    CpLibReads libreads;           /* its library call while another thread runs */
+   Addr     tls_tp;               /* the thread pointer its block of the executable's
+                                     thread-local variables was set up for, or 0 */
 } CpThread;
 
 /* Guest instructions executed so far, all threads (generated code adds at

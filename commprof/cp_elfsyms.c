@@ -20,6 +20,13 @@ typedef struct {
 } Elf64Ehdr;
 
 typedef struct {
+   UInt  p_type, p_flags;
+   ULong p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+} Elf64Phdr;
+
+#define PT_TLS       7
+
+typedef struct {
    UInt  sh_name, sh_type;
    ULong sh_flags, sh_addr, sh_offset, sh_size;
    UInt  sh_link, sh_info;
@@ -89,6 +96,52 @@ static HChar* copy_sym_name(const HChar* tab, ULong tab_sz, UInt off, Bool* vers
    return s;
 }
 
+/* The TLS segment of the object of header eh: its size, and where its
+   block lies below the thread pointer if the object is the executable
+   (glibc's _dl_determine_tlsoffset places the executable's block first,
+   and the linker's TPOFF of local-exec code agrees); both 0 if none. */
+static void read_tls_segment(Int fd, const Elf64Ehdr* eh, ULong* tp_offset, ULong* size)
+{
+   *tp_offset = *size = 0;
+   if (eh->e_phentsize != sizeof(Elf64Phdr) || eh->e_phnum == 0 || eh->e_phnum >= 1000) return;
+   Elf64Phdr* ph = VG_(malloc)("cp.elf.ph", eh->e_phnum * sizeof(Elf64Phdr));
+   if (read_at(fd, eh->e_phoff, ph, eh->e_phnum * sizeof(Elf64Phdr)))
+      for (UInt i = 0; i < eh->e_phnum; i++) {
+         if (ph[i].p_type != PT_TLS || ph[i].p_memsz == 0 || ph[i].p_memsz > (1ULL << 40)) continue;
+         ULong align = ph[i].p_align ? ph[i].p_align : 1;
+         if (align & (align - 1)) continue;
+         ULong first = (0 - (ph[i].p_vaddr & (align - 1))) & (align - 1);
+         *tp_offset = ((ph[i].p_memsz - first + align - 1) & ~(align - 1)) + first;
+         *size = ph[i].p_memsz;
+      }
+   VG_(free)(ph);
+}
+
+static Bool read_ehdr(Int fd, Elf64Ehdr* eh)
+{
+   return read_at(fd, 0, eh, sizeof(*eh))
+          && eh->e_ident[0] == 0x7f && eh->e_ident[1] == 'E' && eh->e_ident[2] == 'L'
+          && eh->e_ident[3] == 'F' && eh->e_ident[4] == 2 /* 64-bit */
+          && eh->e_ident[5] == 1 /* little endian */;
+}
+
+Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry)
+{
+   *tp_offset = *size = 0;
+   *entry = 0;
+   SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(r)) return False;
+   Int fd = (Int)sr_Res(r);
+   Elf64Ehdr eh;
+   Bool ok = read_ehdr(fd, &eh);
+   if (ok) {
+      read_tls_segment(fd, &eh, tp_offset, size);
+      *entry = eh.e_entry ? (Addr)eh.e_entry + bias : 0;
+   }
+   VG_(close)(fd);
+   return ok;
+}
+
 Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
 {
    VG_(memset)(out, 0, sizeof(*out));
@@ -102,10 +155,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
    HChar* strtab = NULL;
    Elf64Sym* syms = NULL;
 
-   if (!read_at(fd, 0, &eh, sizeof(eh))) goto done;
-   if (eh.e_ident[0] != 0x7f || eh.e_ident[1] != 'E' || eh.e_ident[2] != 'L'
-       || eh.e_ident[3] != 'F' || eh.e_ident[4] != 2 /* 64-bit */
-       || eh.e_ident[5] != 1 /* little endian */
+   if (!read_ehdr(fd, &eh)
        || eh.e_shentsize != sizeof(Elf64Shdr) || eh.e_shnum == 0 || eh.e_shnum > 10000)
       goto done;
    sh = VG_(malloc)("cp.elf.sh", eh.e_shnum * sizeof(Elf64Shdr));
@@ -116,6 +166,8 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
    shstr = VG_(malloc)("cp.elf.shstr", shstr_sz + 1);
    if (!read_at(fd, sh[eh.e_shstrndx].sh_offset, shstr, shstr_sz)) goto done;
    shstr[shstr_sz] = 0;
+
+   read_tls_segment(fd, &eh, &out->tls_tp_offset, &out->tls_size);
 
    /* allocated, writable or read-only data sections (not code) */
    out->sections = VG_(malloc)("cp.elf.secs", eh.e_shnum * sizeof(CpElfSection));
@@ -151,6 +203,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
             strtab[str_sz] = 0;
             out->syms = VG_(malloc)("cp.elf.out", (nsym ? nsym : 1) * sizeof(CpElfSym));
             out->funcs = VG_(malloc)("cp.elf.fn", (nsym ? nsym : 1) * sizeof(CpElfSym));
+            out->tls = VG_(malloc)("cp.elf.tls", (nsym ? nsym : 1) * sizeof(CpElfSym));
             for (UInt i = 0; i < nsym; i++) {
                UInt type = syms[i].st_info & 0xf;
                if (type == STT_FUNC && syms[i].st_shndx != SHN_UNDEF
@@ -159,6 +212,15 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
                   f->name = copy_sym_name(strtab, str_sz, syms[i].st_name, &f->versioned);
                   f->addr = (Addr)syms[i].st_value + bias;
                   f->size = (SizeT)syms[i].st_size;
+               }
+               if (type == STT_TLS && out->tls_tp_offset != 0 && syms[i].st_size != 0
+                   && syms[i].st_shndx != SHN_UNDEF && syms[i].st_shndx < SHN_LORESERVE
+                   && syms[i].st_value + syms[i].st_size <= out->tls_size
+                   && syms[i].st_value + syms[i].st_size > syms[i].st_value) {
+                  CpElfSym* t = &out->tls[out->n_tls++];
+                  t->name = copy_sym_name(strtab, str_sz, syms[i].st_name, &t->versioned);
+                  t->addr = (Addr)syms[i].st_value;
+                  t->size = (SizeT)syms[i].st_size;
                }
                if (type != STT_OBJECT || syms[i].st_size == 0
                    || syms[i].st_shndx == SHN_UNDEF || syms[i].st_shndx >= SHN_LORESERVE)
@@ -170,6 +232,17 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
             }
             VG_(ssort)(out->syms, out->n_syms, sizeof(CpElfSym), cmp_sym);
             VG_(ssort)(out->funcs, out->n_funcs, sizeof(CpElfSym), cmp_sym);
+            VG_(ssort)(out->tls, out->n_tls, sizeof(CpElfSym), cmp_sym);
+            /* aliases and overlaps: keep the first of the symbols at one offset */
+            UInt kt = 0;
+            for (UInt i = 0; i < out->n_tls; i++) {
+               if (kt > 0 && out->tls[kt - 1].addr + out->tls[kt - 1].size > out->tls[i].addr) {
+                  VG_(free)(out->tls[i].name);
+                  continue;
+               }
+               out->tls[kt++] = out->tls[i];
+            }
+            out->n_tls = kt;
             /* aliases (two names, one address): keep the first name */
             UInt k = 0;
             for (UInt i = 0; i < out->n_syms; i++) {

@@ -17,11 +17,23 @@ typedef struct {
    UInt          n_sections;
    CpElfSym*     funcs;      /* STT_FUNC symbols, by address (size may be 0) */
    UInt          n_funcs;
+   /* thread-local variables (STT_TLS symbols with a size): addr is the
+      offset in the object's TLS block, by offset; tls_tp_offset is where the
+      block of the main executable starts below the thread pointer (x86-64:
+      the block ends at the thread pointer, aligned, as the linker and
+      glibc's ld.so place it); 0 without a PT_TLS segment */
+   CpElfSym*     tls;
+   UInt          n_tls;
+   ULong         tls_tp_offset;
+   ULong         tls_size;   /* of the segment (p_memsz) */
 } CpElfSyms;
 
 /* Read the data symbols and sections of the ELF file at path, loaded with
    the given bias (run-time address minus link-time address). */
 Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out);
+/* Only the TLS segment (tls_tp_offset and tls_size above, 0 without one)
+   and the loaded entry point of the ELF file at path. */
+Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry);
 /* The symbol whose [addr, addr+size) holds a, or NULL. */
 const CpElfSym*     cp_elf_find_sym(const CpElfSyms* s, Addr a);
 /* The first symbol starting above a, or NULL. */

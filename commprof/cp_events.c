@@ -15,6 +15,7 @@
 #include "cp_output.h"
 #include "cp_objects.h"
 #include "cp_timeline.h"
+#include "cp_elfsyms.h"
 #include "cp_percall.h"
 #include "cp_options.h"
 #include "cp_instrument.h"
@@ -300,6 +301,45 @@ static void thread_exited(ThreadId tid)
    cp_thread_exited(tid);
 }
 
+/* ---- the main executable's thread-local variables (see cp_events.h) ---- */
+
+Addr cp_exe_tls_entry;
+static ULong exe_tls_offset, exe_tls_size;
+static Bool  exe_started;
+
+void cp_events_main_exe(const HChar* path, Addr bias)
+{
+   static Bool done;
+   if (done) return;
+   done = True;
+   Addr entry;
+   if (cp_elf_read_tls(path, bias, &exe_tls_offset, &exe_tls_size, &entry) && exe_tls_size != 0)
+      cp_exe_tls_entry = entry;
+}
+
+/* Thread t runs the program with thread pointer tp.  Its first block is
+   as initialised: unwritten.  (A program that moves its thread pointer
+   later, as a user-level thread library might, keeps what it wrote.) */
+static void tls_thread_tp(CpThread* t, Addr tp)
+{
+   if (!exe_started || exe_tls_size == 0 || t == NULL || t->tls_tp == tp) return;
+   Bool first = t->tls_tp == 0;
+   t->tls_tp = tp;
+   if (tp < exe_tls_offset) {                /* no block (yet) */
+      cp_objects_thread_tp(t->index, 0);
+      return;
+   }
+   if (first) cp_record_write(tp - exe_tls_offset, exe_tls_size, 0);
+   cp_objects_thread_tp(t->index, tp);
+}
+
+VG_REGPARM(0) void cp_h_exe_started(void)
+{
+   if (exe_started) return;
+   exe_started = True;
+   tls_thread_tp(cp_cur_thread, cp_cur_tp);
+}
+
 static void start_client_code(ThreadId tid, ULong blocks)
 {
    static Bool started;
@@ -316,6 +356,7 @@ static void start_client_code(ThreadId tid, ULong blocks)
    VG_(get_shadow_regs_area)(tid, (UChar*)&fs, 0, offsetof(VexGuestAMD64State, guest_FS_CONST),
                              sizeof fs);
    cp_cur_tp = (Addr)fs;
+   tls_thread_tp(cp_cur_thread, cp_cur_tp);
 #endif
 }
 

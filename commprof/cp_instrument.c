@@ -28,6 +28,7 @@
 #endif
 #include "cp_elfsyms.h"
 #include "cp_objects.h"
+#include "cp_events.h"
 #include "cp_timeline.h"
 #include "cp_deadloads.h"
 #include "cp_heap.h"
@@ -221,7 +222,10 @@ static ObjEnt* obj_ent(const DebugInfo* di)
       if (objs[i].di == di) return &objs[i];
    const HChar* path = VG_(DebugInfo_get_filename)(di);
    Bool main_exe = path && is_main_exe(path);
-   if (main_exe) cp_objects_main_exe(path, (Addr)VG_(DebugInfo_get_text_bias)(di));
+   if (main_exe) {
+      cp_events_main_exe(path, (Addr)VG_(DebugInfo_get_text_bias)(di));
+      cp_objects_main_exe(path, (Addr)VG_(DebugInfo_get_text_bias)(di));
+   }
    if (n_objs == objs_cap) {
       objs_cap = objs_cap ? objs_cap * 2 : 16;
       objs = VG_(realloc)("cp.instr.objs", objs, objs_cap * sizeof(ObjEnt));
@@ -1469,6 +1473,8 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
          }
          if (first_insn && node == NULL && cur_lib == &lib_everywhere)
             emit_book_enter(sb, layout);
+         if (UNLIKELY(ia == cp_exe_tls_entry) && ia != 0)
+            add_dirty(sb, 0, "cp_h_exe_started", cp_h_exe_started, mkIRExprVec_0(), NULL);
          first_insn = False;
          pend_node = node;
          pend_n++;

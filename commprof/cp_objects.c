@@ -605,7 +605,110 @@ void cp_objects_thread_gone(Addr lo, Addr hi)
    if (cp_clo.objects && hi > lo) blockmap_set(lo, hi - lo, 0);
 }
 
+/* ------------------------- thread-local variables ---------------------- */
+
+/* By thread index: the thread pointer its variables were placed for, and
+   the id + 1 of the object of its first variable (the others follow, one
+   per symbol of exe_syms.tls). */
+typedef struct { Addr tp; UInt obj1; } TlsThread;
+static TlsThread* tls_threads;
+static UInt       tls_threads_cap;
+
+static void named_insert(Addr lo, Addr hi, UInt inst);
+
+/* The ranges of thread ti's variables end (their thread is gone, or its
+   thread pointer moved): what was written there stays to their credit. */
+static void tls_drop(UInt ti)
+{
+   if (ti >= tls_threads_cap || tls_threads[ti].obj1 == 0 || tls_threads[ti].tp == 0) return;
+   UInt first = tls_threads[ti].obj1 - 1;
+   UInt k = 0;
+   for (UInt i = 0; i < n_named; i++) {
+      UInt obj = insts[named[i].inst].obj;
+      if (obj >= first && obj < first + exe_syms.n_tls) {
+         CpObject* o = cp_objects[obj];
+         o->written_bytes += cp_shadow_count_range(&cp_shadow, named[i].lo, named[i].hi - named[i].lo,
+                                                   written_by_program, NULL);
+         o->live_bytes -= named[i].hi - named[i].lo;
+         insts[named[i].inst].live = False;
+         continue;
+      }
+      named[k++] = named[i];
+   }
+   if (k != n_named) {
+      n_named = k;
+      named_span();
+   }
+   tls_threads[ti].tp = 0;
+}
+
+void cp_objects_thread_tp(UInt ti, Addr tp)
+{
+   if (!cp_clo.objects || !have_exe_syms || exe_syms.n_tls == 0) return;
+   if (ti >= tls_threads_cap) {
+      UInt ncap = ti + 64;
+      tls_threads = VG_(realloc)("cp.obj.tls", tls_threads, ncap * sizeof(TlsThread));
+      for (UInt i = tls_threads_cap; i < ncap; i++) tls_threads[i].tp = tls_threads[i].obj1 = 0;
+      tls_threads_cap = ncap;
+   }
+   TlsThread* t = &tls_threads[ti];
+   if (t->tp == tp) return;
+   tls_drop(ti);
+   if (tp < exe_syms.tls_tp_offset) return;              /* not set yet */
+   Addr block = tp - exe_syms.tls_tp_offset;
+   if (t->obj1 == 0) {
+      for (UInt k = 0; k < exe_syms.n_tls; k++) {
+         const CpElfSym* sym = &exe_syms.tls[k];
+         HChar* readable = cp_demangle_data(sym->name);
+         const HChar* base = readable ? readable : sym->name;
+         /* selected by the variable's name or symbol, named for its thread */
+         CpObject* o = new_object(CP_OBJ_TLS, base, sym->name);
+         SizeT len = VG_(strlen)(base) + 32;
+         VG_(free)(o->name);
+         o->name = VG_(malloc)("cp.obj.name", len);
+         VG_(snprintf)(o->name, len, "%s (thread %u)", base, ti);
+         if (readable) VG_(free)(readable);
+         VG_(free)(o->elf);
+         o->elf = VG_(strdup)("cp.obj.elf", exe_path);
+         o->thread = ti;
+         o->size = sym->size;
+         if (k == 0) t->obj1 = o->id + 1;
+      }
+   }
+   for (UInt k = 0; k < exe_syms.n_tls; k++) {
+      const CpElfSym* sym = &exe_syms.tls[k];
+      CpObject* o = cp_objects[t->obj1 - 1 + k];
+      Addr a = block + sym->addr;
+      if (n_named) unname(a, a + sym->size);
+      o->addr = a;
+      o->live_bytes += sym->size;
+      named_insert(a, a + sym->size, new_instance(o->id, a, sym->size));
+   }
+   named_span();
+   t->tp = tp;
+}
+
+void cp_objects_thread_tls_gone(UInt ti)
+{
+   if (cp_clo.objects) tls_drop(ti);
+}
+
 /* --------------------------- named ranges ----------------------------- */
+
+/* Add [lo, hi) of instance inst to the named ranges, which it does not
+   overlap (named_span is the caller's). */
+static void named_insert(Addr lo, Addr hi, UInt inst)
+{
+   if (n_named == named_cap) {
+      named_cap = named_cap ? named_cap * 2 : 16;
+      named = VG_(realloc)("cp.obj.named", named, named_cap * sizeof(Named));
+   }
+   UInt i = n_named++;
+   while (i > 0 && named[i - 1].lo > lo) { named[i] = named[i - 1]; i--; }
+   named[i].lo = lo;
+   named[i].hi = hi;
+   named[i].inst = inst;
+}
 
 static void named_span(void)
 {
@@ -657,15 +760,7 @@ void cp_objects_name_range(Addr a, SizeT size, const HChar* name)
    o->total_bytes += size;
    o->live_bytes += size;
    if (o->live_bytes > o->peak_bytes) o->peak_bytes = o->live_bytes;
-   if (n_named == named_cap) {
-      named_cap = named_cap ? named_cap * 2 : 16;
-      named = VG_(realloc)("cp.obj.named", named, named_cap * sizeof(Named));
-   }
-   UInt i = n_named++;
-   while (i > 0 && named[i - 1].lo > a) { named[i] = named[i - 1]; i--; }
-   named[i].lo = a;
-   named[i].hi = a + size;
-   named[i].inst = new_instance(o->id, a, size);
+   named_insert(a, a + size, new_instance(o->id, a, size));
    named_span();
 }
 
@@ -1119,7 +1214,7 @@ void cp_objects_sync(void)
       if (!insts[i].live) continue;
       const CpObject* o = cp_objects[insts[i].obj];
       ULong w;
-      if (o->kind == CP_OBJ_NAMED)
+      if (o->kind == CP_OBJ_NAMED || o->kind == CP_OBJ_TLS)
          w = cp_shadow_count_range(&cp_shadow, insts[i].base, insts[i].size, written_by_program, NULL);
       else if (o->kind == CP_OBJ_SECTION)   /* the symbols in it count for themselves */
          w = written_outside_named(insts[i].base, insts[i].size)

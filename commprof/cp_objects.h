@@ -3,7 +3,8 @@
  * An object is a heap allocation site (identified by the file:line of each
  * call on its allocation path, as in MCProf), a global or static of the main
  * executable (from its ELF symbol table), a section of the main executable
- * for data outside any symbol, or a thread's stack.  Every load and store is
+ * for data outside any symbol, a thread's instance of a thread-local
+ * variable of the main executable, or a thread's stack.  Every load and store is
  * matched to the object holding its address, which gives per-object reads,
  * writes, first and last access, and the flows producer -> object ->
  * consumer. */
@@ -14,7 +15,8 @@
 #include "cp_nodes.h"
 #include "cp_edges.h"
 
-typedef enum { CP_OBJ_HEAP = 0, CP_OBJ_STATIC, CP_OBJ_SECTION, CP_OBJ_STACK, CP_OBJ_NAMED } CpObjKind;
+typedef enum { CP_OBJ_HEAP = 0, CP_OBJ_STATIC, CP_OBJ_SECTION, CP_OBJ_STACK, CP_OBJ_NAMED,
+               CP_OBJ_TLS } CpObjKind;
 
 typedef struct {
    HChar* fn;          /* function, "???" if unknown */
@@ -36,7 +38,7 @@ typedef struct {
    UInt   n_frames;
    Addr   addr;                 /* static, section, stack: start */
    SizeT  size;                 /* static, section: size; heap: size of the last block */
-   UInt   thread;               /* stack: thread index */
+   UInt   thread;               /* stack, tls: thread index */
    ULong  blocks;               /* heap: blocks allocated */
    ULong  total_bytes;          /* heap: bytes allocated over the run */
    ULong  live_bytes, peak_bytes;
@@ -76,6 +78,11 @@ void cp_objects_memory_gone(Addr a, SizeT len);
 /* Thread stacks. */
 void cp_objects_thread_stack(UInt thread_index, Addr lo, Addr hi);
 void cp_objects_thread_gone(Addr lo, Addr hi);
+/* Thread-local variables of the main executable: thread thread_index's
+   block is at thread pointer tp from now on (0: none); its thread has
+   exited.  (cp_events.c says when: see cp_events.h.) */
+void cp_objects_thread_tp(UInt thread_index, Addr tp);
+void cp_objects_thread_tls_gone(UInt thread_index);
 
 /* Per access, after the communication edges are credited; c is the
    context of the access, n its node. */

@@ -103,7 +103,7 @@ static Int cmp_edge_consumer(const void* a, const void* b)
    return x->producer < y->producer ? -1 : x->producer > y->producer ? 1 : 0;
 }
 
-static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named" };
+static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named", "tls" };
 
 /* fn=/cfn= of object ob: ids after the nodes' */
 static void obj_spec(CpOut* o, const HChar* key, const CpReport* r, const CpObject* ob, Bool* defined)

@@ -25,7 +25,7 @@ static void attr(CpOut* o, const HChar* name, const HChar* value)
    cp_out_puts(o, "\"");
 }
 
-static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named" };
+static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named", "tls" };
 static const HChar* const node_kinds[] = { "function", "special", "region" };
 
 /* part / whole as a percentage with one decimal */
@@ -57,9 +57,9 @@ static void write_objects(CpOut* o, const CpReport* r)
                        ob->written_report, ob->prod_bytes);
          pct_attr(o, "alloc-pct", ob->written_report, allocated);
          pct_attr(o, "prod-pct", ob->prod_bytes, allocated);
-      } else {
-         cp_out_printf(o, " thread=\"%u\"", ob->thread);
       }
+      if (ob->kind == CP_OBJ_STACK || ob->kind == CP_OBJ_TLS)
+         cp_out_printf(o, " thread=\"%u\"", ob->thread);
       cp_out_printf(o, " first-access=\"%llu\" last-access=\"%llu\"",
                     ob->first_access ? ob->first_access - 1 : 0,
                     ob->last_access ? ob->last_access - 1 : 0);

@@ -135,7 +135,7 @@ typedef struct {
 
 /* ---- data objects (--objects=yes) ---------------------------------------- */
 
-enum { CPR_OBJ_HEAP, CPR_OBJ_STATIC, CPR_OBJ_SECTION, CPR_OBJ_STACK, CPR_OBJ_NAMED };
+enum { CPR_OBJ_HEAP, CPR_OBJ_STATIC, CPR_OBJ_SECTION, CPR_OBJ_STACK, CPR_OBJ_NAMED, CPR_OBJ_TLS, CPR_OBJ_KINDS };
 extern const char* const cpr_object_kinds[]; /* "heap", "static", ... */
 
 typedef struct {

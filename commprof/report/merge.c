@@ -95,15 +95,30 @@ static int same_options(const cpr_profile* a, const cpr_profile* b)
     return na == nb;
 }
 
+/* A thread-local variable's object is named "NAME (thread N)", N its thread:
+ * the name for thread t1 instead, in b, if name ends so with N == t0. */
+static int tls_renamed(cpr_buf* b, const char* name, uint32_t t0, uint32_t t1)
+{
+    char tail[32];
+    int n = snprintf(tail, sizeof tail, " (thread %u)", t0);
+    size_t len = strlen(name);
+    if (n <= 0 || (size_t)n >= len || strcmp(name + len - (size_t)n, tail)) return 0;
+    b->len = 0;
+    if (b->s) b->s[0] = 0;
+    cpr_buf_printf(b, "%.*s (thread %u)", (int)(len - (size_t)n), name, t1);
+    return 1;
+}
+
 /* objects of p into m: matched by kind, name and symbol; a stack's thread is
- * renumbered like the threads (and its name with it) */
+ * renumbered like the threads (and its name with it), and so is a thread-local
+ * variable's */
 static int fold_objects(merged* m, const cpr_profile* p, const size_t* map, uint32_t base, cpr_error* err)
 {
     const char* fn = p->path;
     if (!p->has_objects) return 0;
     m->any_objects = 1;
     size_t* omap = cpr_xmalloc((p->nobjects + 1) * sizeof *omap);
-    cpr_buf key = {0};
+    cpr_buf key = {0}, tlsname = {0};
     for (size_t i = 0; i < p->nobjects; i++) {
         const cpr_object* o = &p->objects[i];
         cpr_object x = *o;
@@ -115,6 +130,8 @@ static int fold_objects(merged* m, const cpr_profile* p, const size_t* map, uint
             if (o->kind == CPR_OBJ_STACK && sscanf(o->name, "stack of thread %u%c", &t0, &tail) == 1 && t0 == o->thread) {
                 snprintf(nm, sizeof nm, "stack of thread %u", x.thread);
                 x.name = nm;
+            } else if (o->kind == CPR_OBJ_TLS && tls_renamed(&tlsname, o->name, o->thread, x.thread)) {
+                x.name = tlsname.s;
             }
         }
         cpr_object_key(&key, &x);
@@ -145,6 +162,7 @@ static int fold_objects(merged* m, const cpr_profile* p, const size_t* map, uint
                 sum(&c->prod_bytes, o->prod_bytes, fn, "object prod-bytes", err)) {
                 free(omap);
                 cpr_buf_free(&key);
+                cpr_buf_free(&tlsname);
                 return -1;
             }
             c->size = o->size; /* heap: the last block allocated */
@@ -157,6 +175,7 @@ static int fold_objects(merged* m, const cpr_profile* p, const size_t* map, uint
         omap[i] = u;
     }
     cpr_buf_free(&key);
+    cpr_buf_free(&tlsname);
     for (size_t k = 0; k < p->nflows; k++) {
         const cpr_flow* f = &p->flows[k];
         size_t a = map[f->p], o = omap[f->o], c = map[f->c];

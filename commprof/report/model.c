@@ -407,7 +407,7 @@ size_t cpr_idmap_get(cpr_idmap* m, uint32_t id, size_t val, int insert) { return
 
 /* ---- labels -------------------------------------------------------------- */
 
-const char* const cpr_object_kinds[] = {"heap", "static", "section", "stack", "named"};
+const char* const cpr_object_kinds[CPR_OBJ_KINDS] = {"heap", "static", "section", "stack", "named", "tls"};
 
 const char* cpr_kind_name(int kind)
 {

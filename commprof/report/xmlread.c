@@ -424,7 +424,7 @@ static int on_object(rd* s)
     int ok = 0;
     if (attr_u32(s, "id", &o.id) || !(kind = attr(s, "kind"))) goto out;
     o.kind = -1;
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < CPR_OBJ_KINDS; k++)
         if (!strcmp(kind, cpr_object_kinds[k])) o.kind = k;
     if (o.kind < 0) {
         cpr_seterr(s->err, s->name, cur_line(s), "<object kind=\"%.40s\">: unknown kind", kind);

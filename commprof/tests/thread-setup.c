@@ -11,8 +11,11 @@
  *   tv:      a thread-local array of 100 ints with an initializer (in .tdata); every
  *            thread's copy is made when the thread is created: the dynamic linker's
  *            _dl_allocate_tls_init, called by pthread_create, copies the image with its
- *            own memcpy.  Before, that copy was charged to main (the innermost node), so
- *            main -> rdt 400 bytes, and 400 bytes in the thread matrix's cell 1 -> 2.
+ *            own memcpy.  Once charged to main (the innermost node), so main -> rdt 400
+ *            bytes, and 400 bytes in the thread matrix's cell 1 -> 2; then to (library
+ *            data); now the block of the executable's thread-local variables is
+ *            (unwritten)'s when the thread starts (definitions.md: the initial values
+ *            are nobody's, as those of .data), so (unwritten) -> rdt 400 bytes.
  *   main:    fill writes input[0..250) (1000 bytes); g1 calls pthread_once(&oc, init)
  *            (init writes once_val); creates the worker and joins it; g2 calls
  *            pthread_once again (only the quick check of oc: before, glibc's name for it,
@@ -32,6 +35,7 @@
  *   init -> main              4 / 4 (once_val)
  *   (unwritten) -> main       8 / 8: printf's format "%ld %d\n" and its terminator, read
  *                             by printf for main
+ *   (unwritten) -> rdt        400 / 400: the thread's tv as initialised
  *   and nothing into g1, g2, finish or deep.
  * Thread matrix, off the diagonal: 1 -> 2 = 1000 / 1000 (input), 2 -> 1 = 8 / 8 (result;
  *   before, also 16 bytes of calloc's zeroes in the link map of the libgcc_s that
@@ -39,9 +43,8 @@
  * From (library data) (the second command; the library's code also reads the functions'
  *   saved registers when pthread_exit unwinds, which depends on the compiler):
  *   (library data) -> main    8 / 8: t, which pthread_create wrote
- *   (library data) -> rdt     408 / 408: every byte of the thread's tv, which the library
- *                             wrote, and the thread pointer's self-pointer at %fs:0 (8
- *                             bytes) that rdt's code reads to find tv
+ *   (library data) -> rdt     8 / 8: the thread pointer's self-pointer at %fs:0 that
+ *                             rdt's code reads to find tv
  *
  * stdout: rdt = 1 + 2 + ... + 10 = 55; consume = 0 + 1 + ... + 249 = 31125; "31180 7".
  */

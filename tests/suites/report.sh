@@ -678,6 +678,22 @@ else
 fi
 check merge-sections-valid xmllint --noout --relaxng "$RNG" "$T/merged-sections.xml"
 golden summary-merged-objects.txt "$CPR" summary --table=objects "$T/merged-sections.xml"
+# a thread-local variable's object (kind tls, "NAME (thread N)") is renumbered with its
+# thread, as a stack is: thread 2 of the second input is thread 4 of the merge
+sed -e 's|^    <object id="4" kind="section"|    <object id="5" kind="tls" name="counter (thread 2)" symbol="counter" elf="/opt/app" size="8" blocks="0" total-bytes="8" peak-bytes="8" reads="3" read-bytes="24" writes="1" write-bytes="8" written-bytes="8" prod-bytes="8" alloc-pct="100.0" prod-pct="100.0" thread="2" first-access="5000" last-access="6000"/>\n&|' \
+    in/sections.xml >"$T/tls.xml"
+r "$CPR" merge -o "$T/merged-tls.xml" "$T/tls.xml" "$T/tls.xml"
+why=""
+((rc == 0)) || why+="exit $rc: $(head -c 300 "$T/err"); "
+for n in 2 4; do
+    grep -q "kind=\"tls\" name=\"counter (thread $n)\" symbol=\"counter\" .* thread=\"$n\"" "$T/merged-tls.xml" ||
+        why+="no counter (thread $n); "
+done
+grep -q 'counter (thread 3)' "$T/merged-tls.xml" && why+="counter (thread 3) made up; "
+xmllint --noout --relaxng "$RNG" "$T/tls.xml" "$T/merged-tls.xml" 2>/dev/null || why+="not valid; "
+r "$CPR" summary --table=objects --threshold=100 "$T/merged-tls.xml"
+grep -Eq ' tls +counter \(thread 4\)$' "$T/out" || why+="summary: $(grep counter "$T/out"); "
+if [[ -z $why ]]; then pass merge-tls-objects; else fail merge-tls-objects "$why"; fi
 # C++ statics: the demangled name and the symbol.  Two local statics of one name
 # in one function (symbols ..E1n and ..E1n_0) stay two objects in a merge, the
 # same symbol in both profiles is one, and the symbol attribute is kept.
