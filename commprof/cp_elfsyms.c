@@ -24,6 +24,7 @@ typedef struct {
    ULong p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
 } Elf64Phdr;
 
+#define PT_LOAD      1
 #define PT_TLS       7
 
 typedef struct {
@@ -100,13 +101,17 @@ static HChar* copy_sym_name(const HChar* tab, ULong tab_sz, UInt off, Bool* vers
    block lies below the thread pointer if the object is the executable
    (glibc's _dl_determine_tlsoffset places the executable's block first,
    and the linker's TPOFF of local-exec code agrees); both 0 if none. */
-static void read_tls_segment(Int fd, const Elf64Ehdr* eh, ULong* tp_offset, ULong* size)
+static void read_tls_segment(Int fd, const Elf64Ehdr* eh, ULong* tp_offset, ULong* size,
+                             Addr* load_lo)
 {
    *tp_offset = *size = 0;
+   if (load_lo) *load_lo = (Addr)-1;
    if (eh->e_phentsize != sizeof(Elf64Phdr) || eh->e_phnum == 0 || eh->e_phnum >= 1000) return;
    Elf64Phdr* ph = VG_(malloc)("cp.elf.ph", eh->e_phnum * sizeof(Elf64Phdr));
    if (read_at(fd, eh->e_phoff, ph, eh->e_phnum * sizeof(Elf64Phdr)))
       for (UInt i = 0; i < eh->e_phnum; i++) {
+         if (ph[i].p_type == PT_LOAD && load_lo && ph[i].p_offset == 0 && ph[i].p_vaddr < *load_lo)
+            *load_lo = (Addr)ph[i].p_vaddr;
          if (ph[i].p_type != PT_TLS || ph[i].p_memsz == 0 || ph[i].p_memsz > (1ULL << 40)) continue;
          ULong align = ph[i].p_align ? ph[i].p_align : 1;
          if (align & (align - 1)) continue;
@@ -125,17 +130,19 @@ static Bool read_ehdr(Int fd, Elf64Ehdr* eh)
           && eh->e_ident[5] == 1 /* little endian */;
 }
 
-Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry)
+Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry,
+                     Addr* load_lo)
 {
    *tp_offset = *size = 0;
    *entry = 0;
+   *load_lo = (Addr)-1;
    SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
    if (sr_isError(r)) return False;
    Int fd = (Int)sr_Res(r);
    Elf64Ehdr eh;
    Bool ok = read_ehdr(fd, &eh);
    if (ok) {
-      read_tls_segment(fd, &eh, tp_offset, size);
+      read_tls_segment(fd, &eh, tp_offset, size, load_lo);
       *entry = eh.e_entry ? (Addr)eh.e_entry + bias : 0;
    }
    VG_(close)(fd);
@@ -167,11 +174,19 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
    if (!read_at(fd, sh[eh.e_shstrndx].sh_offset, shstr, shstr_sz)) goto done;
    shstr[shstr_sz] = 0;
 
-   read_tls_segment(fd, &eh, &out->tls_tp_offset, &out->tls_size);
+   read_tls_segment(fd, &eh, &out->tls_tp_offset, &out->tls_size, NULL);
 
    /* allocated, writable or read-only data sections (not code) */
    out->sections = VG_(malloc)("cp.elf.secs", eh.e_shnum * sizeof(CpElfSection));
    for (UInt i = 0; i < eh.e_shnum; i++) {
+      if ((sh[i].sh_flags & SHF_ALLOC) && (sh[i].sh_flags & SHF_EXECINSTR) && sh[i].sh_size != 0
+          && out->n_plts < 4 && sh[i].sh_name < shstr_sz
+          && (VG_(strcmp)(shstr + sh[i].sh_name, ".plt") == 0
+              || VG_(strcmp)(shstr + sh[i].sh_name, ".plt.sec") == 0
+              || VG_(strcmp)(shstr + sh[i].sh_name, ".plt.got") == 0)) {
+         out->plt_lo[out->n_plts] = (Addr)sh[i].sh_addr + bias;
+         out->plt_hi[out->n_plts++] = (Addr)sh[i].sh_addr + bias + (Addr)sh[i].sh_size;
+      }
       /* thread-local sections (.tdata, .tbss) are templates: their addresses
          overlap the sections after them */
       if (!(sh[i].sh_flags & SHF_ALLOC) || (sh[i].sh_flags & (SHF_EXECINSTR | SHF_TLS))
@@ -292,6 +307,23 @@ const CpElfSym* cp_elf_next_sym(const CpElfSyms* s, Addr a)
    return lo < s->n_syms ? &s->syms[lo] : NULL;
 }
 
+const CpElfSym* cp_elf_find_func(const CpElfSyms* s, Addr a)
+{
+   UInt lo = 0, hi = s->n_funcs;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (s->funcs[mid].addr <= a) lo = mid + 1; else hi = mid;
+   }
+   if (lo == 0) return NULL;
+   const CpElfSym* f = &s->funcs[lo - 1];
+   /* of symbols at one address, the first (with the largest size) */
+   while (f > s->funcs && f[-1].addr == f->addr) f--;
+   SizeT size = 0;
+   for (const CpElfSym* g = f; g < s->funcs + s->n_funcs && g->addr == f->addr; g++)
+      if (g->size > size) size = g->size;
+   return a - f->addr < size ? f : NULL;
+}
+
 const HChar* cp_elf_func_name_at(const CpElfSyms* s, Addr a)
 {
    UInt lo = 0, hi = s->n_funcs;
@@ -300,6 +332,13 @@ const HChar* cp_elf_func_name_at(const CpElfSyms* s, Addr a)
       if (s->funcs[mid].addr < a) lo = mid + 1; else hi = mid;
    }
    return lo < s->n_funcs && s->funcs[lo].addr == a ? s->funcs[lo].name : NULL;
+}
+
+Bool cp_elf_in_plt(const CpElfSyms* s, Addr a)
+{
+   for (UInt i = 0; i < s->n_plts; i++)
+      if (a >= s->plt_lo[i] && a < s->plt_hi[i]) return True;
+   return False;
 }
 
 const CpElfSection* cp_elf_find_section(const CpElfSyms* s, Addr a)

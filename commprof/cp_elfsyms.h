@@ -26,6 +26,9 @@ typedef struct {
    UInt          n_tls;
    ULong         tls_tp_offset;
    ULong         tls_size;   /* of the segment (p_memsz) */
+   /* the PLT sections (.plt, .plt.sec, .plt.got): [plt_lo[i], plt_hi[i]) */
+   Addr          plt_lo[4], plt_hi[4];
+   UInt          n_plts;
 } CpElfSyms;
 
 /* Read the data symbols and sections of the ELF file at path, loaded with
@@ -33,13 +36,21 @@ typedef struct {
 Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out);
 /* Only the TLS segment (tls_tp_offset and tls_size above, 0 without one)
    and the loaded entry point of the ELF file at path. */
-Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry);
+Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry,
+                     Addr* load_lo);
+/* (load_lo: the link-time address of the load segment at file offset 0, or
+   (Addr)-1.) */
 /* The symbol whose [addr, addr+size) holds a, or NULL. */
 const CpElfSym*     cp_elf_find_sym(const CpElfSyms* s, Addr a);
 /* The first symbol starting above a, or NULL. */
 const CpElfSym*     cp_elf_next_sym(const CpElfSyms* s, Addr a);
+/* The function symbol holding a, or NULL (a symbol of size 0, such as
+   _init's, holds nothing: where it ends is not known). */
+const CpElfSym*     cp_elf_find_func(const CpElfSyms* s, Addr a);
 /* The name of the function symbol at exactly a, or NULL. */
 const HChar*        cp_elf_func_name_at(const CpElfSyms* s, Addr a);
+/* Is a in a PLT section? */
+Bool cp_elf_in_plt(const CpElfSyms* s, Addr a);
 /* The section holding a, or NULL. */
 const CpElfSection* cp_elf_find_section(const CpElfSyms* s, Addr a);
 

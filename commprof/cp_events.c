@@ -312,8 +312,9 @@ void cp_events_main_exe(const HChar* path, Addr bias)
    static Bool done;
    if (done) return;
    done = True;
-   Addr entry;
-   if (cp_elf_read_tls(path, bias, &exe_tls_offset, &exe_tls_size, &entry) && exe_tls_size != 0)
+   Addr entry, load_lo;
+   if (cp_elf_read_tls(path, bias, &exe_tls_offset, &exe_tls_size, &entry, &load_lo)
+       && exe_tls_size != 0)
       cp_exe_tls_entry = entry;
 }
 

@@ -103,6 +103,53 @@ static Bool is_elf(const HChar* path)
    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
 }
 
+/* The main executable when Valgrind read nothing of it (a layout its
+   reader does not take, such as a load segment of .bss alone, which an
+   array aligned to more than a page makes): its functions are read from its
+   own symbol table, without source files and lines. */
+static CpElfSyms bare_exe;
+static Bool      bare;
+static HChar*    bare_path;
+
+/* Where the kernel or Valgrind's loader put the executable: the lowest
+   mapping of its file at offset 0. */
+static Bool exe_load_address(Addr* start)
+{
+   Int cap = 64, n;
+   Addr* starts = VG_(malloc)("cp.instr.segs", cap * sizeof(Addr));
+   while ((n = VG_(am_get_segment_starts)(SkFileC, starts, cap)) < 0) {
+      cap = -n + 16;
+      starts = VG_(realloc)("cp.instr.segs", starts, cap * sizeof(Addr));
+   }
+   Bool found = False;
+   *start = 0;
+   for (Int i = 0; i < n; i++) {
+      NSegment const* seg = VG_(am_find_nsegment)(starts[i]);
+      if (seg && seg->dev == exe_dev && seg->ino == exe_ino && seg->offset == 0
+          && (!found || seg->start < *start)) {
+         *start = seg->start;
+         found = True;
+      }
+   }
+   VG_(free)(starts);
+   return found;
+}
+
+static void read_bare_exe(const HChar* path)
+{
+   ULong tp_off, tls_size;
+   Addr entry, load_lo, start;
+   if (!cp_elf_read_tls(path, 0, &tp_off, &tls_size, &entry, &load_lo) || load_lo == (Addr)-1
+       || !exe_load_address(&start))
+      return;
+   Addr bias = start - (load_lo & ~(Addr)(VKI_PAGE_SIZE - 1));
+   if (!cp_elf_read_data_symbols(path, bias, &bare_exe) || bare_exe.n_funcs == 0) return;
+   bare = True;
+   bare_path = VG_(strdup)("cp.instr.bare", path);
+   cp_events_main_exe(path, bias);
+   cp_objects_main_exe(path, bias);
+}
+
 void cp_instrument_find_main_exe(void)
 {
    Bool exe_seen = False;
@@ -112,12 +159,17 @@ void cp_instrument_find_main_exe(void)
       /* (an object Valgrind could not read has no text) */
       if (path && is_main_exe(path) && VG_(DebugInfo_get_text_size)(di) > 0) exe_seen = True;
    }
-   /* Valgrind read nothing of the executable: none of its functions can be
-      a node, and the run would say nothing of them without this */
-   if (have_exe_id && !exe_seen && is_elf(VG_(args_the_exename)))
+   if (!have_exe_id || exe_seen || !is_elf(VG_(args_the_exename))) return;
+   read_bare_exe(VG_(args_the_exename));
+   if (bare)
+      VG_(umsg)("commprof: warning: Valgrind read no debug information of %s (a layout its reader does "
+                "not take, such as a load segment of .bss alone): its functions are nodes by its symbol "
+                "table, without source files and lines (and C++ names stay mangled)\n",
+                VG_(args_the_exename));
+   else
       VG_(umsg)("commprof: warning: Valgrind read no symbols of %s (a layout its reader does not take, "
-                "such as a load segment of .bss alone): its functions are no nodes, their work is "
-                "charged to (no function)\n", VG_(args_the_exename));
+                "such as a load segment of .bss alone), nor could commprof: its functions are no nodes, "
+                "their work is charged to (no function)\n", VG_(args_the_exename));
 }
 
 void cp_instrument_init(void)
@@ -222,7 +274,9 @@ static ObjEnt* obj_ent(const DebugInfo* di)
       if (objs[i].di == di) return &objs[i];
    const HChar* path = VG_(DebugInfo_get_filename)(di);
    Bool main_exe = path && is_main_exe(path);
-   if (main_exe) {
+   /* (an executable Valgrind could not read has no text, nor a bias: see
+      read_bare_exe) */
+   if (main_exe && VG_(DebugInfo_get_text_size)(di) > 0) {
       cp_events_main_exe(path, (Addr)VG_(DebugInfo_get_text_bias)(di));
       cp_objects_main_exe(path, (Addr)VG_(DebugInfo_get_text_bias)(di));
    }
@@ -629,9 +683,38 @@ static Bool dynamic_linker_is_node(void)
    Calls after the binding jump straight to the function and never run it. */
 static Bool is_lazy_binding_entry(Addr ia)
 {
-   if (VG_(DebugInfo_sect_kind)(NULL, ia) != Vg_SectPLT) return False;
+   if (VG_(DebugInfo_sect_kind)(NULL, ia) != Vg_SectPLT && !(bare && cp_elf_in_plt(&bare_exe, ia)))
+      return False;
    if (!VG_(am_is_valid_for_client)(ia, 1, VKI_PROT_READ)) return False;
    return *(const UChar*)ia == 0x68;                  /* push imm32 */
+}
+
+const HChar* cp_instrument_bare_fn(Addr a)
+{
+   const CpElfSym* f = bare ? cp_elf_find_func(&bare_exe, a) : NULL;
+   return f ? f->name : NULL;
+}
+
+/* Set by resolve for a first instruction: does entering there count a call?
+   Not at an OpenMP region's (f._omp_fn.0), which each thread of a team
+   enters in a single call of f. */
+static Bool entry_is_call;
+
+/* resolve() for the code of a bare executable. */
+static CpNode* resolve_bare(Addr ia, Bool* is_entry)
+{
+   const CpElfSym* f = cp_elf_find_func(&bare_exe, ia);
+   if (!f) return NULL;
+   const HChar* name = f->name;
+   SizeT sl = cp_fn_source_len(name);
+   HChar src[sl + 1];
+   VG_(memcpy)(src, name, sl);
+   src[sl] = 0;
+   if (!function_selected(src)) return NULL;
+   if (!cp_clo.std_nodes && is_std_function(name, src)) return NULL;
+   *is_entry = ia == f->addr && !cp_fn_is_cold_part(name);
+   entry_is_call = !cp_fn_is_outlined_region(name);
+   return cp_node_function(f->addr, name, bare_path, NULL, NULL, 0);
 }
 
 /* The node an instruction belongs to, or NULL; *is_entry tells whether it
@@ -643,10 +726,7 @@ static Bool is_lazy_binding_entry(Addr ia)
    library function needed the binding.  Its frame goes when the resolver
    jumps to the function it bound (an indirect jump with the stack pointer
    above the frame's, see the end of cp_instrument). */
-/* Set by resolve for a first instruction: does entering there count a call?
-   Not at an OpenMP region's (f._omp_fn.0), which each thread of a team
-   enters in a single call of f. */
-static Bool entry_is_call;
+
 
 static CpNode* resolve(Addr ia, Bool* is_entry)
 {
@@ -657,6 +737,7 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
       return cp_node_dynlinker();
    }
    const DebugInfo* di = VG_(find_DebugInfo)(ep, ia);
+   if (!di && bare) return resolve_bare(ia, is_entry);
    if (!di || !object_is_node(di)) return NULL;
    const HChar* fnw;
    if (!VG_(get_fnname_w_offset)(ep, ia, &fnw)) return NULL;
@@ -700,8 +781,11 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
 static Bool is_got_load(const IRExpr* addr)
 {
    if (addr->tag != Iex_Const || addr->Iex.Const.con->tag != Ico_U64) return False;
-   VgSectKind k = VG_(DebugInfo_sect_kind)(NULL, (Addr)addr->Iex.Const.con->Ico.U64);
-   return k == Vg_SectGOT || k == Vg_SectGOTPLT;
+   Addr a = (Addr)addr->Iex.Const.con->Ico.U64;
+   VgSectKind k = VG_(DebugInfo_sect_kind)(NULL, a);
+   if (k == Vg_SectGOT || k == Vg_SectGOTPLT) return True;
+   const CpElfSection* sec = bare ? cp_elf_find_section(&bare_exe, a) : NULL;
+   return sec && (VG_(strcmp)(sec->name, ".got") == 0 || VG_(strcmp)(sec->name, ".got.plt") == 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -818,7 +902,6 @@ static IRExpr* load64(IRSB* sb, void* p)
 {
    return assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p)));
 }
-
 
 void cp_instrument_need(UInt what)
 {

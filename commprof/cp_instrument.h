@@ -9,6 +9,10 @@ void  cp_instrument_init(void);
 /* Classify the objects loaded at start-up (the main executable among them)
    before the client's first instruction. */
 void  cp_instrument_find_main_exe(void);
+/* The function holding a, by the executable's own symbol table, when
+   Valgrind read no debug information of it (see cp_instrument_find_main_exe);
+   else NULL. */
+const HChar* cp_instrument_bare_fn(Addr a);
 /* [a, a+len) was unmapped: the objects whose code was there are gone, with
    what was decided of their addresses (nodes by entry, library and
    synchronisation functions), so that another object loaded there later

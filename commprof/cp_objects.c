@@ -17,6 +17,7 @@
 #include "cp_options.h"
 #include "cp_elfsyms.h"
 #include "cp_percall.h"
+#include "cp_instrument.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_seqmatch.h"
@@ -323,7 +324,7 @@ static const IpEnt* intern_frames(Addr ip)
    const HChar* file = NULL;
    UInt line = 0;
    HChar fnbuf[256];
-   if (VG_(get_fnname)(ep, call, &fn)) {
+   if (VG_(get_fnname)(ep, call, &fn) || (fn = cp_instrument_bare_fn(call)) != NULL) {
       /* the source function's name, as its node has (cp_node_function) */
       SizeT n = cp_fn_source_len(fn);
       if (n > sizeof(fnbuf) - 1) n = sizeof(fnbuf) - 1;
@@ -388,18 +389,26 @@ static UInt object_for_path(const UInt* ids, UInt n)
    }
    /* new object: named after the innermost frame with a source line that is
       not in a header (the program's call, not the library code inlined into
-      it: new_allocator.h for a std::vector), else the innermost with a line */
+      it: new_allocator.h for a std::vector); else after the innermost
+      function known by name only, if it is inner to every frame with a line
+      (a program built without -g, or an executable Valgrind could not read:
+      its function, not the C library's start-up code); else the innermost
+      with a line */
    UInt at = n;                               /* the frame it is named after */
-   for (UInt pass = 0; pass < 2 && at == n; pass++)
-      for (UInt i = 0; i < n && at == n; i++)
-         if (frames[ids[i]].line && (pass == 1 || !cp_objects_is_header(frames[ids[i]].file)))
-            at = i;
+   UInt by_name = n;                          /* ... or whose function it is named after */
+   for (UInt i = 0; i < n && at == n; i++)
+      if (frames[ids[i]].line && !cp_objects_is_header(frames[ids[i]].file)) at = i;
+   for (UInt i = 0; i < n && at == n && by_name == n && !frames[ids[i]].line; i++)
+      if (frames[ids[i]].fn[0] != '?' && !(frames[ids[i]].fn[0] == '0' && frames[ids[i]].fn[1] == 'x'))
+         by_name = i;
+   for (UInt i = 0; i < n && at == n && by_name == n; i++)
+      if (frames[ids[i]].line) at = i;
    HChar name[512];
    if (at < n)
       VG_(snprintf)(name, sizeof(name), "%s:%u", VG_(basename)(frames[ids[at]].file),
                     frames[ids[at]].line);
    else
-      VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[0]].fn : "???");
+      VG_(snprintf)(name, sizeof(name), "%s", n ? frames[ids[by_name < n ? by_name : 0]].fn : "???");
    CpObject* o = new_object(CP_OBJ_HEAP, name, NULL);
    for (UInt i = 0; i < n && i <= at && !o->inlined_library; i++)
       o->inlined_library = inlined_library_line(&frames[ids[i]]);
@@ -446,7 +455,7 @@ UInt cp_objects_block_alloc(ThreadId tid, Addr p, SizeT size)
    if (n > first + cp_clo.alloc_depth) n = first + cp_clo.alloc_depth;
    for (UInt i = first; i < n; i++) {
       /* the unwinder may run past the outermost frame: no code there */
-      if (!VG_(find_DebugInfo)(ep, ips[i] - 1)) break;
+      if (!VG_(find_DebugInfo)(ep, ips[i] - 1) && !cp_instrument_bare_fn(ips[i] - 1)) break;
       const IpEnt* e = intern_frames(ips[i]);
       for (UInt j = 0; j < e->n && k < CP_MAX_ALLOC_DEPTH; j++) ids[k++] = e->frame[j];
       /* nothing above the code below main is part of the path */

@@ -2,11 +2,12 @@
  *
  * big is 2 MiB-aligned, so the linker gives .bss a load segment of its own
  * (readelf -l: a fifth LOAD, RW, file size 0); Valgrind's reader then reads
- * nothing of the executable: w, r and main are no nodes, and their work is
- * charged to (no function).  commprof says so at start-up, once:
- *   commprof: warning: Valgrind read no symbols of ./exe-unread (...)
- * and the profile has no node w or r (no edge w -> r: 16 bytes that would be
- * there with a readable executable).  stdout: 0 + 1 + ... + 15 = 120.
+ * nothing of the executable.  commprof says so at start-up, once:
+ *   commprof: warning: Valgrind read no debug information of ./exe-unread (...)
+ * and reads the executable's symbol table itself (see also bare-exe.c): w, r
+ * and main are nodes, called once each, and w -> r carries the 16 bytes of big
+ * that w writes and r reads (one byte at a time, through volatile).
+ * stdout: 0 + 1 + ... + 15 = 120.
  */
 #include <stdio.h>
 
