@@ -284,14 +284,21 @@ done:
    return ok;
 }
 
+/* How many of the n symbols of v (by address) start at or below a. */
+static UInt count_at_or_below(const CpElfSym* v, UInt n, Addr a)
+{
+   UInt lo = 0, hi = n;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (v[mid].addr <= a) lo = mid + 1; else hi = mid;
+   }
+   return lo;
+}
+
 const CpElfSym* cp_elf_find_sym(const CpElfSyms* s, Addr a)
 {
    /* last symbol starting at or below a */
-   UInt lo = 0, hi = s->n_syms;
-   while (lo < hi) {
-      UInt mid = lo + (hi - lo) / 2;
-      if (s->syms[mid].addr <= a) lo = mid + 1; else hi = mid;
-   }
+   UInt lo = count_at_or_below(s->syms, s->n_syms, a);
    if (lo == 0) return NULL;
    const CpElfSym* c = &s->syms[lo - 1];
    return a - c->addr < c->size ? c : NULL;
@@ -299,21 +306,13 @@ const CpElfSym* cp_elf_find_sym(const CpElfSyms* s, Addr a)
 
 const CpElfSym* cp_elf_next_sym(const CpElfSyms* s, Addr a)
 {
-   UInt lo = 0, hi = s->n_syms;
-   while (lo < hi) {
-      UInt mid = lo + (hi - lo) / 2;
-      if (s->syms[mid].addr <= a) lo = mid + 1; else hi = mid;
-   }
+   UInt lo = count_at_or_below(s->syms, s->n_syms, a);
    return lo < s->n_syms ? &s->syms[lo] : NULL;
 }
 
 const CpElfSym* cp_elf_find_func(const CpElfSyms* s, Addr a)
 {
-   UInt lo = 0, hi = s->n_funcs;
-   while (lo < hi) {
-      UInt mid = lo + (hi - lo) / 2;
-      if (s->funcs[mid].addr <= a) lo = mid + 1; else hi = mid;
-   }
+   UInt lo = count_at_or_below(s->funcs, s->n_funcs, a);
    if (lo == 0) return NULL;
    const CpElfSym* f = &s->funcs[lo - 1];
    /* of symbols at one address, the first (with the largest size) */

@@ -92,6 +92,7 @@ static Named* named;
 static UInt   n_named, named_cap;
 static Addr   named_lo, named_hi;   /* span of all named ranges */
 static void   unname(Addr lo, Addr hi);
+static void   named_drop(Addr lo, Addr hi, UInt obj_lo, UInt obj_hi);
 static void   named_span(void);
 static Bool   written_by_program(CpWriter w, void* arg);
 
@@ -631,23 +632,7 @@ static void tls_drop(UInt ti)
 {
    if (ti >= tls_threads_cap || tls_threads[ti].obj1 == 0 || tls_threads[ti].tp == 0) return;
    UInt first = tls_threads[ti].obj1 - 1;
-   UInt k = 0;
-   for (UInt i = 0; i < n_named; i++) {
-      UInt obj = insts[named[i].inst].obj;
-      if (obj >= first && obj < first + exe_syms.n_tls) {
-         CpObject* o = cp_objects[obj];
-         o->written_bytes += cp_shadow_count_range(&cp_shadow, named[i].lo, named[i].hi - named[i].lo,
-                                                   written_by_program, NULL);
-         o->live_bytes -= named[i].hi - named[i].lo;
-         insts[named[i].inst].live = False;
-         continue;
-      }
-      named[k++] = named[i];
-   }
-   if (k != n_named) {
-      n_named = k;
-      named_span();
-   }
+   named_drop(0, ~(Addr)0, first, first + exe_syms.n_tls);
    tls_threads[ti].tp = 0;
 }
 
@@ -733,11 +718,19 @@ static void named_span(void)
 /* Forget the named ranges that overlap [lo, hi). */
 static void unname(Addr lo, Addr hi)
 {
+   named_drop(lo, hi, 0, ~0u);
+}
+
+/* End the named ranges that overlap [lo, hi) and whose object's id is in
+   [obj_lo, obj_hi). */
+static void named_drop(Addr lo, Addr hi, UInt obj_lo, UInt obj_hi)
+{
    UInt k = 0;
    for (UInt i = 0; i < n_named; i++) {
-      if (named[i].lo < hi && lo < named[i].hi) {
+      UInt obj = insts[named[i].inst].obj;
+      if (named[i].lo < hi && lo < named[i].hi && obj >= obj_lo && obj < obj_hi) {
          /* what was written into the named range stays to its credit */
-         CpObject* o = cp_objects[insts[named[i].inst].obj];
+         CpObject* o = cp_objects[obj];
          o->written_bytes += cp_shadow_count_range(&cp_shadow, named[i].lo, named[i].hi - named[i].lo,
                                                    written_by_program, NULL);
          o->live_bytes -= named[i].hi - named[i].lo;
