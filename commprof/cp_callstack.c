@@ -392,9 +392,10 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
    a call that ends a void function): n is called from it, as the source
    says and callgrind has it, so it stays below n's frame (for n's caller
    context, --collect-in and the path of n's per-call records) and both end
-   at the return.  Two exceptions keep the frames bounded: n entered again
-   at its own entry (a loop whose head is the entry, a tail call to itself)
-   replaces its frame; and once the frames at sp are those of a call and
+   at the return.  n entered again at its own entry, its frame on top (its
+   code jumped there: a loop whose head is the entry, or a tail call to
+   itself that gcc made such a loop), is the same call: nothing changes.
+   And to keep the frames bounded: once the frames at sp are those of a call and
    CP_TAIL_FRAMES tail calls (functions that tail-call each other in a loop),
    n's frame replaces the newest of them that is n's, or else the top one.  An OpenMP region's entry is no
    call: it replaces the frames at its sp. */
@@ -410,7 +411,10 @@ static void enter(CpNode* n, Addr sp, Bool count_call)
       UInt top = t->depth, d = top;            /* frames [d, top) are at sp */
       while (d > 1 && !t->frames[d - 1].barrier && t->frames[d - 1].sp == sp) d--;
       if (top > d && t->frames[top - 1].node == n->id) {
-         pop_to(t, top - 1);
+         /* n jumped to its own first instruction: a loop whose head is the
+            entry (or a tail call to itself, which gcc makes such a loop):
+            still the same call */
+         return;
       } else if (top - d > CP_TAIL_FRAMES) {
          UInt k = top;
          while (k > d && t->frames[k - 1].node != n->id) k--;
