@@ -160,7 +160,17 @@ void cp_instrument_find_main_exe(void)
       if (path && is_main_exe(path) && VG_(DebugInfo_get_text_size)(di) > 0) exe_seen = True;
    }
    if (!have_exe_id || exe_seen || !is_elf(VG_(args_the_exename))) return;
-   read_bare_exe(VG_(args_the_exename));
+   /* named as Valgrind names the objects it reads: an absolute path */
+   const HChar* exe = VG_(args_the_exename);
+   const HChar* wd = VG_(get_startup_wd)();
+   SizeT len = VG_(strlen)(exe) + (wd ? VG_(strlen)(wd) : 0) + 2;
+   HChar* path = VG_(malloc)("cp.instr.bare", len);
+   if (exe[0] != '/' && wd)
+      VG_(snprintf)(path, len, "%s/%s", wd, exe[0] == '.' && exe[1] == '/' ? exe + 2 : exe);
+   else
+      VG_(snprintf)(path, len, "%s", exe);
+   read_bare_exe(path);
+   VG_(free)(path);
    if (bare)
       VG_(umsg)("commprof: warning: Valgrind read no debug information of %s (a layout its reader does "
                 "not take, such as a load segment of .bss alone): its functions are nodes by its symbol "
