@@ -720,7 +720,9 @@ static CpNode* resolve_bare(Addr ia, Bool* is_entry)
    HChar src[sl + 1];
    VG_(memcpy)(src, name, sl);
    src[sl] = 0;
-   if (!function_selected(src)) return NULL;
+   /* the patterns match _start as Valgrind names it (see resolve) */
+   Bool below = !VG_(clo_show_below_main) && VG_(strcmp)(src, "_start") == 0;
+   if (!function_selected(below ? "(below main)" : src)) return NULL;
    if (!cp_clo.std_nodes && is_std_function(name, src)) return NULL;
    *is_entry = ia == f->addr && !cp_fn_is_cold_part(name);
    entry_is_call = !cp_fn_is_outlined_region(name);
