@@ -1610,8 +1610,8 @@ int main(int argc, char** argv)
    char name[96];
    static const struct { const char* n; tc_fn f; unsigned t; } per_g[] = {
       { "basic",         case_basic,          20 },
-      { "random",        case_random,         60 },
-      { "copy-overlap",  case_copy_overlap,   60 },
+      { "random",        case_random,        120 },
+      { "copy-overlap",  case_copy_overlap,  120 },
       { "uniform",       case_uniform,        30 },
       { "reset",         case_reset,          20 },
       { "high-hash",     case_high_hash,      30 },
@@ -1622,11 +1622,11 @@ int main(int argc, char** argv)
       { "copy-wrap-dst", case_copy_wrap_dst,  10 },
       { "copy-wrap-src", case_copy_wrap_src,  2 },
       { "palette",       case_palette,        20 },
-      { "palette-random", case_palette_random, 60 },
+      { "palette-random", case_palette_random, 120 },
       { "coarse",        case_coarse,         20 },
       { "heap-frees",    case_heap_frees,     30 },
       { "written-peak",  case_written_peak,   30 },
-      { "written-peak-random", case_written_peak_random, 60 },
+      { "written-peak-random", case_written_peak_random, 120 },
    };
    for (unsigned i = 0; i < sizeof per_g / sizeof per_g[0]; i++)
       for (unsigned g = 0; g <= 3; g++)
