@@ -181,7 +181,7 @@ void cp_thread_exited(ThreadId tid)
    if (!t) return;
    if (t == cp_cur_thread) t->instrs += cp_clock - t->clock_in;
    if (t->stack_hi) cp_objects_thread_gone(t->stack_lo, t->stack_hi + 1);
-   cp_objects_thread_tls_gone(t->index);
+   cp_objects_thread_tls(t->index, 0);
    t->alive = False;
    t->depth = 1;
    t->n_barriers = 0;

@@ -327,11 +327,11 @@ static void tls_thread_tp(CpThread* t, Addr tp)
    Bool first = t->tls_tp == 0;
    t->tls_tp = tp;
    if (tp < exe_tls_offset) {                /* no block (yet) */
-      cp_objects_thread_tp(t->index, 0);
+      cp_objects_thread_tls(t->index, 0);
       return;
    }
    if (first) cp_record_write(tp - exe_tls_offset, exe_tls_size, 0);
-   cp_objects_thread_tp(t->index, tp);
+   cp_objects_thread_tls(t->index, tp - exe_tls_offset);
 }
 
 VG_REGPARM(0) void cp_h_exe_started(void)

@@ -617,40 +617,23 @@ void cp_objects_thread_gone(Addr lo, Addr hi)
 
 /* ------------------------- thread-local variables ---------------------- */
 
-/* By thread index: the thread pointer its variables were placed for, and
-   the id + 1 of the object of its first variable (the others follow, one
-   per symbol of exe_syms.tls). */
-typedef struct { Addr tp; UInt obj1; } TlsThread;
-static TlsThread* tls_threads;
-static UInt       tls_threads_cap;
+/* By thread index: the id + 1 of the object of its first variable (the
+   others follow, one per symbol of exe_syms.tls), 0 before it has any. */
+static UInt* tls_obj1;
+static UInt  tls_obj1_cap;
 
 static void named_insert(Addr lo, Addr hi, UInt inst);
 
-/* The ranges of thread ti's variables end (their thread is gone, or its
-   thread pointer moved): what was written there stays to their credit. */
-static void tls_drop(UInt ti)
+/* Thread ti's objects, made on first need. */
+static UInt tls_objects(UInt ti)
 {
-   if (ti >= tls_threads_cap || tls_threads[ti].obj1 == 0 || tls_threads[ti].tp == 0) return;
-   UInt first = tls_threads[ti].obj1 - 1;
-   named_drop(0, ~(Addr)0, first, first + exe_syms.n_tls);
-   tls_threads[ti].tp = 0;
-}
-
-void cp_objects_thread_tp(UInt ti, Addr tp)
-{
-   if (!cp_clo.objects || !have_exe_syms || exe_syms.n_tls == 0) return;
-   if (ti >= tls_threads_cap) {
+   if (ti >= tls_obj1_cap) {
       UInt ncap = ti + 64;
-      tls_threads = VG_(realloc)("cp.obj.tls", tls_threads, ncap * sizeof(TlsThread));
-      for (UInt i = tls_threads_cap; i < ncap; i++) tls_threads[i].tp = tls_threads[i].obj1 = 0;
-      tls_threads_cap = ncap;
+      tls_obj1 = VG_(realloc)("cp.obj.tls", tls_obj1, ncap * sizeof(UInt));
+      for (UInt i = tls_obj1_cap; i < ncap; i++) tls_obj1[i] = 0;
+      tls_obj1_cap = ncap;
    }
-   TlsThread* t = &tls_threads[ti];
-   if (t->tp == tp) return;
-   tls_drop(ti);
-   if (tp < exe_syms.tls_tp_offset) return;              /* not set yet */
-   Addr block = tp - exe_syms.tls_tp_offset;
-   if (t->obj1 == 0) {
+   if (tls_obj1[ti] == 0)
       for (UInt k = 0; k < exe_syms.n_tls; k++) {
          const CpElfSym* sym = &exe_syms.tls[k];
          HChar* readable = cp_demangle_data(sym->name);
@@ -666,12 +649,23 @@ void cp_objects_thread_tp(UInt ti, Addr tp)
          o->elf = VG_(strdup)("cp.obj.elf", exe_path);
          o->thread = ti;
          o->size = sym->size;
-         if (k == 0) t->obj1 = o->id + 1;
+         if (k == 0) tls_obj1[ti] = o->id + 1;
       }
-   }
+   return tls_obj1[ti] - 1;
+}
+
+void cp_objects_thread_tls(UInt ti, Addr block)
+{
+   if (!cp_clo.objects || !have_exe_syms || exe_syms.n_tls == 0) return;
+   /* the ranges of its variables until now end: what was written there
+      stays to their credit */
+   if (ti < tls_obj1_cap && tls_obj1[ti] != 0)
+      named_drop(0, ~(Addr)0, tls_obj1[ti] - 1, tls_obj1[ti] - 1 + exe_syms.n_tls);
+   if (block == 0) return;
+   UInt first = tls_objects(ti);
    for (UInt k = 0; k < exe_syms.n_tls; k++) {
       const CpElfSym* sym = &exe_syms.tls[k];
-      CpObject* o = cp_objects[t->obj1 - 1 + k];
+      CpObject* o = cp_objects[first + k];
       Addr a = block + sym->addr;
       if (n_named) unname(a, a + sym->size);
       o->addr = a;
@@ -679,12 +673,6 @@ void cp_objects_thread_tp(UInt ti, Addr tp)
       named_insert(a, a + sym->size, new_instance(o->id, a, sym->size));
    }
    named_span();
-   t->tp = tp;
-}
-
-void cp_objects_thread_tls_gone(UInt ti)
-{
-   if (cp_clo.objects) tls_drop(ti);
 }
 
 /* --------------------------- named ranges ----------------------------- */

@@ -79,10 +79,9 @@ void cp_objects_memory_gone(Addr a, SizeT len);
 void cp_objects_thread_stack(UInt thread_index, Addr lo, Addr hi);
 void cp_objects_thread_gone(Addr lo, Addr hi);
 /* Thread-local variables of the main executable: thread thread_index's
-   block is at thread pointer tp from now on (0: none); its thread has
-   exited.  (cp_events.c says when: see cp_events.h.) */
-void cp_objects_thread_tp(UInt thread_index, Addr tp);
-void cp_objects_thread_tls_gone(UInt thread_index);
+   block of them is at block from now on (0: it has none any more, its
+   thread has exited).  cp_events.c says when: see cp_events.h. */
+void cp_objects_thread_tls(UInt thread_index, Addr block);
 
 /* Per access, after the communication edges are credited; c is the
    context of the access, n its node. */
