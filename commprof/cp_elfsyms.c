@@ -97,11 +97,13 @@ static HChar* copy_sym_name(const HChar* tab, ULong tab_sz, UInt off, Bool* vers
    return s;
 }
 
-/* The TLS segment of the object of header eh: its size, and where its
-   block lies below the thread pointer if the object is the executable
-   (glibc's _dl_determine_tlsoffset places the executable's block first,
-   and the linker's TPOFF of local-exec code agrees); both 0 if none. */
-static void read_tls_segment(Int fd, const Elf64Ehdr* eh, ULong* tp_offset, ULong* size,
+/* From the program headers of the object of header eh: its TLS segment's
+   size, and where its block lies below the thread pointer if the object is
+   the executable (glibc's _dl_determine_tlsoffset places the executable's
+   block first, and the linker's TPOFF of local-exec code agrees), both 0 if
+   none; and, if load_lo, the link-time address of its load segment at file
+   offset 0. */
+static void read_program_headers(Int fd, const Elf64Ehdr* eh, ULong* tp_offset, ULong* size,
                              Addr* load_lo)
 {
    *tp_offset = *size = 0;
@@ -130,8 +132,8 @@ static Bool read_ehdr(Int fd, Elf64Ehdr* eh)
           && eh->e_ident[5] == 1 /* little endian */;
 }
 
-Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry,
-                     Addr* load_lo)
+Bool cp_elf_read_layout(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry,
+                        Addr* load_lo)
 {
    *tp_offset = *size = 0;
    *entry = 0;
@@ -142,7 +144,7 @@ Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size
    Elf64Ehdr eh;
    Bool ok = read_ehdr(fd, &eh);
    if (ok) {
-      read_tls_segment(fd, &eh, tp_offset, size, load_lo);
+      read_program_headers(fd, &eh, tp_offset, size, load_lo);
       *entry = eh.e_entry ? (Addr)eh.e_entry + bias : 0;
    }
    VG_(close)(fd);
@@ -174,7 +176,7 @@ Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out)
    if (!read_at(fd, sh[eh.e_shstrndx].sh_offset, shstr, shstr_sz)) goto done;
    shstr[shstr_sz] = 0;
 
-   read_tls_segment(fd, &eh, &out->tls_tp_offset, &out->tls_size, NULL);
+   read_program_headers(fd, &eh, &out->tls_tp_offset, &out->tls_size, NULL);
 
    /* allocated, writable or read-only data sections (not code) */
    out->sections = VG_(malloc)("cp.elf.secs", eh.e_shnum * sizeof(CpElfSection));
@@ -325,11 +327,8 @@ const CpElfSym* cp_elf_find_func(const CpElfSyms* s, Addr a)
 
 const HChar* cp_elf_func_name_at(const CpElfSyms* s, Addr a)
 {
-   UInt lo = 0, hi = s->n_funcs;
-   while (lo < hi) {
-      UInt mid = lo + (hi - lo) / 2;
-      if (s->funcs[mid].addr < a) lo = mid + 1; else hi = mid;
-   }
+   /* the first of the symbols at a: after those starting below it */
+   UInt lo = a ? count_at_or_below(s->funcs, s->n_funcs, a - 1) : 0;
    return lo < s->n_funcs && s->funcs[lo].addr == a ? s->funcs[lo].name : NULL;
 }
 

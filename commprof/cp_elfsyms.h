@@ -34,12 +34,12 @@ typedef struct {
 /* Read the data symbols and sections of the ELF file at path, loaded with
    the given bias (run-time address minus link-time address). */
 Bool cp_elf_read_data_symbols(const HChar* path, Addr bias, CpElfSyms* out);
-/* Only the TLS segment (tls_tp_offset and tls_size above, 0 without one)
-   and the loaded entry point of the ELF file at path. */
-Bool cp_elf_read_tls(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry,
-                     Addr* load_lo);
-/* (load_lo: the link-time address of the load segment at file offset 0, or
-   (Addr)-1.) */
+/* Only the layout of the ELF file at path, from its program headers: its
+   TLS segment (tls_tp_offset and tls_size above, 0 without one), its entry
+   point (loaded with bias) and the link-time address of its load segment at
+   file offset 0 (load_lo, (Addr)-1 if none). */
+Bool cp_elf_read_layout(const HChar* path, Addr bias, ULong* tp_offset, ULong* size, Addr* entry,
+                        Addr* load_lo);
 /* The symbol whose [addr, addr+size) holds a, or NULL. */
 const CpElfSym*     cp_elf_find_sym(const CpElfSyms* s, Addr a);
 /* The first symbol starting above a, or NULL. */

@@ -313,7 +313,7 @@ void cp_events_main_exe(const HChar* path, Addr bias)
    if (done) return;
    done = True;
    Addr entry, load_lo;
-   if (cp_elf_read_tls(path, bias, &exe_tls_offset, &exe_tls_size, &entry, &load_lo)
+   if (cp_elf_read_layout(path, bias, &exe_tls_offset, &exe_tls_size, &entry, &load_lo)
        && exe_tls_size != 0)
       cp_exe_tls_entry = entry;
 }

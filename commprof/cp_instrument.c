@@ -139,7 +139,7 @@ static void read_bare_exe(const HChar* path)
 {
    ULong tp_off, tls_size;
    Addr entry, load_lo, start;
-   if (!cp_elf_read_tls(path, 0, &tp_off, &tls_size, &entry, &load_lo) || load_lo == (Addr)-1
+   if (!cp_elf_read_layout(path, 0, &tp_off, &tls_size, &entry, &load_lo) || load_lo == (Addr)-1
        || !exe_load_address(&start))
       return;
    Addr bias = start - (load_lo & ~(Addr)(VKI_PAGE_SIZE - 1));

@@ -122,6 +122,10 @@ static UInt n_frames, frames_cap;
 
 /* --------------------------------------------------------------------- */
 
+const HChar* const cp_obj_kind_names[CP_OBJ_KINDS] = {
+   "heap", "static", "section", "stack", "named", "tls"
+};
+
 /* symbol: for a static whose name is its demangled symbol, the symbol
    (patterns of --object-include/--object-exclude match either); else NULL. */
 static CpObject* new_object(UInt kind, const HChar* name, const HChar* symbol)

@@ -16,7 +16,9 @@
 #include "cp_edges.h"
 
 typedef enum { CP_OBJ_HEAP = 0, CP_OBJ_STATIC, CP_OBJ_SECTION, CP_OBJ_STACK, CP_OBJ_NAMED,
-               CP_OBJ_TLS } CpObjKind;
+               CP_OBJ_TLS, CP_OBJ_KINDS } CpObjKind;
+/* Their names in the outputs ("heap", "static", ...). */
+extern const HChar* const cp_obj_kind_names[CP_OBJ_KINDS];
 
 typedef struct {
    HChar* fn;          /* function, "???" if unknown */

@@ -103,14 +103,13 @@ static Int cmp_edge_consumer(const void* a, const void* b)
    return x->producer < y->producer ? -1 : x->producer > y->producer ? 1 : 0;
 }
 
-static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named", "tls" };
 
 /* fn=/cfn= of object ob: ids after the nodes' */
 static void obj_spec(CpOut* o, const HChar* key, const CpReport* r, const CpObject* ob, Bool* defined)
 {
    cp_out_printf(o, "%s=(%u)", key, r->n_nodes + 1 + ob->id);
    if (!defined[ob->id]) {
-      cp_out_printf(o, " [%s] ", obj_kinds[ob->kind]);
+      cp_out_printf(o, " [%s] ", cp_obj_kind_names[ob->kind]);
       put_name(o, ob->name);
       defined[ob->id] = True;
    }

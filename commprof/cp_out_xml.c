@@ -25,7 +25,6 @@ static void attr(CpOut* o, const HChar* name, const HChar* value)
    cp_out_puts(o, "\"");
 }
 
-static const HChar* const obj_kinds[] = { "heap", "static", "section", "stack", "named", "tls" };
 static const HChar* const node_kinds[] = { "function", "special", "region" };
 
 /* part / whole as a percentage with one decimal */
@@ -41,7 +40,7 @@ static void write_objects(CpOut* o, const CpReport* r)
    for (UInt i = 0; i < cp_n_objects; i++) {
       const CpObject* ob = cp_objects[i];
       if (!ob->selected || (ob->first_access == 0 && ob->blocks == 0)) continue;
-      cp_out_printf(o, "    <object id=\"%u\" kind=\"%s\"", ob->id, obj_kinds[ob->kind]);
+      cp_out_printf(o, "    <object id=\"%u\" kind=\"%s\"", ob->id, cp_obj_kind_names[ob->kind]);
       attr(o, "name", ob->name);
       if (ob->symbol) attr(o, "symbol", ob->symbol);
       attr(o, "elf", ob->elf);
