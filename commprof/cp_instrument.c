@@ -710,23 +710,35 @@ const HChar* cp_instrument_bare_fn(Addr a)
    enters in a single call of f. */
 static Bool entry_is_call;
 
+/* Is the function Valgrind names name (mangled: its symbol, if known) a
+   node, by --fn-include/--fn-exclude and --std-nodes?  If so, *is_entry:
+   is at_start (the instruction is at its symbol's address) an entry (not
+   in a .cold part, which is the function's own code, entered by its
+   jumps), and entry_is_call. */
+static Bool function_kept(const HChar* name, const HChar* mangled, Bool at_start, Bool* is_entry)
+{
+   /* the source function's name selects it */
+   SizeT sl = cp_fn_source_len(name);
+   HChar src[sl + 1];
+   VG_(memcpy)(src, name, sl);
+   src[sl] = 0;
+   if (!function_selected(src)) return False;
+   if (!cp_clo.std_nodes && is_std_function(mangled, src)) return False;
+   *is_entry = at_start && !cp_fn_is_cold_part(name);
+   entry_is_call = !cp_fn_is_outlined_region(name);
+   return True;
+}
+
 /* resolve() for the code of a bare executable. */
 static CpNode* resolve_bare(Addr ia, Bool* is_entry)
 {
    const CpElfSym* f = cp_elf_find_func(&bare_exe, ia);
    if (!f) return NULL;
-   const HChar* name = f->name;
-   SizeT sl = cp_fn_source_len(name);
-   HChar src[sl + 1];
-   VG_(memcpy)(src, name, sl);
-   src[sl] = 0;
    /* the patterns match _start as Valgrind names it (see resolve) */
-   Bool below = !VG_(clo_show_below_main) && VG_(strcmp)(src, "_start") == 0;
-   if (!function_selected(below ? "(below main)" : src)) return NULL;
-   if (!cp_clo.std_nodes && is_std_function(name, src)) return NULL;
-   *is_entry = ia == f->addr && !cp_fn_is_cold_part(name);
-   entry_is_call = !cp_fn_is_outlined_region(name);
-   return cp_node_function(f->addr, name, bare_path, NULL, NULL, 0);
+   Bool below = !VG_(clo_show_below_main) && VG_(strcmp)(f->name, "_start") == 0;
+   if (!function_kept(below ? "(below main)" : f->name, f->name, ia == f->addr, is_entry))
+      return NULL;
+   return cp_node_function(f->addr, f->name, bare_path, NULL, NULL, 0);
 }
 
 /* The node an instruction belongs to, or NULL; *is_entry tells whether it
@@ -759,18 +771,7 @@ static CpNode* resolve(Addr ia, Bool* is_entry)
    VG_(memcpy)(name, fnw, name_len);
    name[name_len] = 0;
    Addr entry = ia - off;
-   {
-      /* the source function's name selects it */
-      SizeT sl = cp_fn_source_len(name);
-      HChar src[sl + 1];
-      VG_(memcpy)(src, name, sl);
-      src[sl] = 0;
-      if (!function_selected(src)) return NULL;
-      if (!cp_clo.std_nodes && is_std_function(symtab_name(di, entry), src)) return NULL;
-   }
-   /* a .cold part is the function's own code, entered by its jumps */
-   *is_entry = off == 0 && !cp_fn_is_cold_part(name);
-   entry_is_call = !cp_fn_is_outlined_region(name);
+   if (!function_kept(name, symtab_name(di, entry), off == 0, is_entry)) return NULL;
    const HChar* real = VG_(strcmp)(name, "(below main)") == 0 ? symtab_name(di, entry) : NULL;
 
    const HChar* file = NULL;
