@@ -417,6 +417,15 @@ void cpr_object_key(cpr_buf* b, const cpr_object* o);
  * returns CPR_EINPUT with err set on a write error or an earlier error. */
 FILE* cpr_open_output(const char* path, cpr_error* err);
 int cpr_close_output(FILE* f, const char* path, cpr_error* err);
+/* Is path written in place rather than by renaming a file onto it: a device,
+ * FIFO, socket or symbolic link, which a rename would replace by a plain file
+ * (/dev/null, /dev/stdout, a link the user made)? */
+int cpr_output_in_place(const char* path);
+/* A new empty file beside path: PATH.XXXXXX made by mkstemp (so on the same
+ * file system, and no name known in advance), mode 0666 less the umask.
+ * Returns its open descriptor and its name in *name (to free), or -1 with
+ * errno set. */
+int cpr_temp_beside(const char* path, char** name);
 
 /* log colour ramp of MCProf: blue (small) -> green -> red (largest) */
 void cpr_ramp_color(uint64_t v, uint64_t max, char out[8]);

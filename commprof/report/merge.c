@@ -623,16 +623,6 @@ static void merge_help(void)
            CPR_PROG);
 }
 
-/* Is path to be written in place, not by renaming a file onto it: a
-   device, a FIFO, a socket or a symbolic link, which a rename would
-   replace by a plain file (/dev/null, /dev/stdout, a link the user made)? */
-static int write_in_place(const char* path)
-{
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) return 1;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
 /* Copy file from to path to (written in place): appended to when to stands
    for an open descriptor (/dev/stdout, /dev/fd/N: what it holds stays),
    else truncated first.  0 on success, else -1 with errno set. */
@@ -712,7 +702,7 @@ int cpr_cmd_merge(int argc, char** argv)
                 CPR_PROG, m.dropped.s);
     if (!rc) {
         cpr_buf tmp = {0};
-        int in_place = write_in_place(output), made = 1;
+        int in_place = cpr_output_in_place(output), made = 1;
         if (in_place) {
             /* the checked result is copied to it; the temporary file goes
                where temporary files go, not beside a device in /dev, made
@@ -728,7 +718,18 @@ int cpr_cmd_merge(int argc, char** argv)
                 close(fd);
             }
         } else {
-            cpr_buf_printf(&tmp, "%s.tmp.%ld", output, (long)getpid());
+            /* beside the output (the rename stays on one file system) */
+            char* name;
+            int fd = cpr_temp_beside(output, &name);
+            if (fd < 0) {
+                cpr_seterr(&err, output, 0, "cannot write: %s", strerror(errno));
+                rc = CPR_EINPUT;
+                made = 0;
+            } else {
+                close(fd);
+                cpr_buf_printf(&tmp, "%s", name);
+                free(name);
+            }
         }
         if (rc) {
             /* no temporary file */

@@ -275,11 +275,35 @@ static struct {
     char* tmp; /* the temporary name, NULL when written in place */
 } out_file;
 
-static int in_place(const char* path)
+int cpr_output_in_place(const char* path)
 {
     struct stat st;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) return 1;
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+int cpr_temp_beside(const char* path, char** name)
+{
+    cpr_buf b = {0};
+    cpr_buf_printf(&b, "%s.XXXXXX", path);
+    int fd = mkstemp(b.s);
+    if (fd >= 0) {
+        mode_t um = umask(0);
+        umask(um);
+        if (fchmod(fd, 0666 & ~um)) {
+            int e = errno;
+            close(fd);
+            unlink(b.s);
+            errno = e;
+            fd = -1;
+        }
+    }
+    if (fd < 0) {
+        cpr_buf_free(&b);
+        return -1;
+    }
+    *name = b.s;
+    return fd;
 }
 
 FILE* cpr_open_output(const char* path, cpr_error* err)
@@ -287,26 +311,18 @@ FILE* cpr_open_output(const char* path, cpr_error* err)
     if (!path || !strcmp(path, "-")) return stdout;
     FILE* f = NULL;
     char* tmp = NULL;
-    if (in_place(path)) {
+    if (cpr_output_in_place(path)) {
         f = fopen(path, "w");
     } else {
-        cpr_buf b = {0};
-        cpr_buf_printf(&b, "%s.XXXXXX", path);
-        int fd = mkstemp(b.s);
-        if (fd >= 0) {
-            mode_t um = umask(0);
-            umask(um);
-            if (fchmod(fd, 0666 & ~um) || !(f = fdopen(fd, "w"))) {
-                int e = errno;
-                close(fd);
-                unlink(b.s);
-                errno = e;
-            }
+        int fd = cpr_temp_beside(path, &tmp);
+        if (fd >= 0 && !(f = fdopen(fd, "w"))) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            tmp = NULL;
+            errno = e;
         }
-        if (f)
-            tmp = b.s;
-        else
-            cpr_buf_free(&b);
     }
     if (!f) {
         cpr_seterr(err, path, 0, "cannot write: %s", strerror(errno));

@@ -599,6 +599,26 @@ else
 fi
 [[ -n $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "commprof-merge.*" 2>/dev/null) ]] &&
     fail merge-in-place-no-tmp "left: $(find "${TMPDIR:-/tmp}" -maxdepth 1 -name "commprof-merge.*")"
+# merge -o onto a regular file: through a temporary file beside it (no name
+# known in advance), mode 0666 less the umask; a failed merge leaves the old
+# file as it was and no temporary file
+mkdir -p "$T/mo" && rm -f "$T/mo/"*
+echo old >"$T/mo/m.xml"
+chmod 600 "$T/mo/m.xml"
+(umask 022 && timeout 120 "$CPR" merge -o "$T/mo/m.xml" in/pipeline.xml in/pipeline2.xml >"$T/out" 2>"$T/err")
+rc=$?
+why=
+((rc == 0)) || why+="exit $rc: $(head -c 200 "$T/err"); "
+cmp -s "$T/mo/m.xml" "$T/merged.xml" || why+="result differs from merge -o FILE; "
+[[ $(stat -c %a "$T/mo/m.xml") == 644 ]] || why+="mode $(stat -c %a "$T/mo/m.xml"), not 644; "
+[[ $(ls "$T/mo") == m.xml ]] || why+="left: $(ls "$T/mo" | tr '\n' ' '); "
+cp "$T/mo/m.xml" "$T/mo.keep"
+printf '<commprof' >"$T/trunc.xml"
+r "$CPR" merge -o "$T/mo/m.xml" in/pipeline.xml "$T/trunc.xml"
+((rc != 0)) || why+="a truncated input merged (exit 0); "
+cmp -s "$T/mo/m.xml" "$T/mo.keep" || why+="the old output changed on a failed merge; "
+[[ $(ls "$T/mo") == m.xml ]] || why+="left after the failure: $(ls "$T/mo" | tr '\n' ' '); "
+if [[ -z $why ]]; then pass merge-atomic-file; else fail merge-atomic-file "$why"; fi
 
 # the other sections (in/sections.xml: objects, threads, phases, slices, calls,
 # first-read bytes, a region and a caller context)
