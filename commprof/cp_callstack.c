@@ -6,6 +6,8 @@
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "cp_percall.h"
+#include "cp_heap.h"
+#include "pub_tool_aspacemgr.h"
 
 ULong     cp_clock;
 ULong     cp_insn_offset;
@@ -115,12 +117,62 @@ static void publish_top(void)
    cp_hot_flags_update();
 }
 
+/* The end (one past the last byte) of the data symbol that starts at start
+   and holds a: the highest address up to limit that Valgrind still finds
+   in it (its size is not in the tool API). */
+static Addr datasym_end(DiEpoch ep, const HChar* name, Addr start, Addr a, Addr limit)
+{
+   Addr in = a, out = limit;                  /* in: inside; out: outside or the limit */
+   while (out - in > 1) {
+      Addr mid = in + (out - in) / 2;
+      const HChar* n2;
+      PtrdiffT off;
+      if (VG_(get_datasym_and_offset)(ep, mid, &n2, &off) && mid - (Addr)off == start
+          && VG_(strcmp)(n2, name) == 0)
+         in = mid;
+      else
+         out = mid;
+   }
+   return in + 1;
+}
+
+/* A thread given a stack of its own (pthread_attr_setstack): Valgrind takes
+   the whole mapping below its first stack pointer for its stack, which is
+   the data segment or the heap around the array or block the program gave.
+   The stack is that array (a data symbol) or that heap block. */
+static void clamp_user_stack(CpThread* t)
+{
+   Addr sp = VG_(get_SP)(t->tid);
+   if (sp < t->stack_lo || sp > t->stack_hi) return;
+   NSegment const* seg = VG_(am_find_nsegment)(sp);
+   if (seg == NULL) return;
+   Addr lo, end;
+   SizeT size;
+   const HChar* name;
+   PtrdiffT off;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   if (seg->isCH && cp_heap_block_containing(sp, &lo, &size)) {
+      end = lo + size;
+   } else if (!seg->isCH && VG_(get_datasym_and_offset)(ep, sp, &name, &off) && off >= 0) {
+      lo = sp - (Addr)off;
+      HChar copy[256];
+      VG_(strncpy)(copy, name, sizeof copy - 1);
+      copy[sizeof copy - 1] = 0;
+      end = datasym_end(ep, copy, lo, sp, seg->end + 1);
+   } else {
+      return;
+   }
+   if (lo > t->stack_lo) t->stack_lo = lo;
+   if (end - 1 < t->stack_hi) t->stack_hi = end - 1;
+}
+
 static void compute_stack_bounds(CpThread* t)
 {
    Addr  hi = VG_(thread_get_stack_max)(t->tid);
    SizeT sz = VG_(thread_get_stack_size)(t->tid);
    t->stack_hi = hi;                          /* highest byte */
    t->stack_lo = hi + 1 > sz ? hi + 1 - sz : 0;
+   clamp_user_stack(t);
    cp_objects_thread_stack(t->index, t->stack_lo, t->stack_hi + 1);
 }
 

@@ -83,6 +83,17 @@ static Block* block_find(Addr key)
    return NULL;
 }
 
+Bool cp_heap_block_containing(Addr a, Addr* start, SizeT* size)
+{
+   for (SizeT i = 0; i < tab_cap; i++)
+      if (tab[i].key && tab[i].key <= a && a - tab[i].key < tab[i].size) {
+         *start = tab[i].key;
+         *size = tab[i].size;
+         return True;
+      }
+   return False;
+}
+
 static void block_remove(Block* b)
 {
    SizeT i = (SizeT)(b - tab), j = i;
