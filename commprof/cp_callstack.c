@@ -291,7 +291,7 @@ void cp_thread_learn_lwp(ThreadId parent, Int lwpid)
 void cp_thread_set_name(CpThread* t, const HChar* name, SizeT max_len)
 {
    SizeT n = 0;
-   while (n < max_len && name[n] && name[n] != '\n') n++;
+   while (n < max_len && name[n]) n++;        /* as the kernel keeps it: a newline too */
    if (t->name) VG_(free)(t->name);
    t->name = VG_(malloc)("cp.threads.name", n + 1);
    VG_(memcpy)(t->name, name, n);

@@ -122,15 +122,22 @@ Bool cp_copy_client_string(Addr a, HChar* buf, SizeT max)
 static struct { Int fd; Int lwp; } comm_fds[MAX_COMM_FDS];
 static UInt n_comm_fds;
 
-/* The thread id in "/proc/self/task/N/comm" or "/proc/PID/task/N/comm". */
+/* The thread id in "/proc/self/task/N/comm" or "/proc/PID/task/N/comm";
+   the calling thread's for "/proc/thread-self/comm"; the process's (its
+   main thread's) for "/proc/self/comm" and "/proc/PID/comm". */
 static Int comm_path_lwp(const HChar* path)
 {
    const HChar* p;
+   if (VG_(strcmp)(path, "/proc/thread-self/comm") == 0) return VG_(gettid)();
+   if (VG_(strcmp)(path, "/proc/self/comm") == 0) return VG_(getpid)();
    if (VG_(strncmp)(path, "/proc/self/task/", 16) == 0) {
       p = path + 16;
    } else if (VG_(strncmp)(path, "/proc/", 6) == 0) {
       p = path + 6;
-      while (*p >= '0' && *p <= '9') p++;
+      Int pid = 0;
+      if (*p < '0' || *p > '9') return 0;
+      while (*p >= '0' && *p <= '9') pid = pid * 10 + (*p++ - '0');
+      if (VG_(strcmp)(p, "/comm") == 0) return pid;
       if (VG_(strncmp)(p, "/task/", 6) != 0) return 0;
       p += 6;
    } else {
