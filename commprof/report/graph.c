@@ -160,12 +160,22 @@ static Agsym_t* attr_decl(Agraph_t* g, int kind, const char* name, const char* d
 
 static void set(void* obj, Agsym_t* sym, const char* v) { agxset(obj, sym, (char*)v); }
 
-/* ordinary Graphviz labels treat backslash as an escape (\N, \n, \l ...) */
+/* ordinary Graphviz labels treat backslash as an escape (\N, \n, \l ...);
+   control characters (a thread named "a\nb") are shown escaped, \n or \xHH:
+   a line break in a cluster's label makes Graphviz 2.42's dot layout free
+   memory twice */
 static void label_escape(cpr_buf* b, const char* s)
 {
     for (; *s; s++) {
-        if (*s == '\\')
+        unsigned char c = (unsigned char)*s;
+        if (c == '\\')
             cpr_buf_puts(b, "\\\\");
+        else if (c == '\n')
+            cpr_buf_puts(b, "\\\\n");
+        else if (c == '\t')
+            cpr_buf_puts(b, "\\\\t");
+        else if (c < 0x20 || c == 0x7f)
+            cpr_buf_printf(b, "\\\\x%02x", c);
         else
             cpr_buf_add(b, s, 1);
     }
@@ -421,7 +431,11 @@ static int emit(Agraph_t* g, const char* fmt, const char* layout, const cpr_grap
             fwrite(data, 1, len, f); /* an error: ferror, reported by cpr_close_output */
         if (data) gvFreeRenderData(data);
         if (gvc) {
-            gvFreeLayout(gvc, g);
+            /* Graphviz 2.43's dot frees memory twice when it frees the
+               layout of some graphs with clusters and labelled edges
+               between them (a thread graph); the layout is left to the
+               process's exit there (agclose does not touch it) */
+            if (strcmp(layout, "dot") || !agfstsubg(g)) gvFreeLayout(gvc, g);
             gvFreeContext(gvc);
         }
     }

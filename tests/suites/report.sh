@@ -620,6 +620,20 @@ cmp -s "$T/mo/m.xml" "$T/mo.keep" || why+="the old output changed on a failed me
 [[ $(ls "$T/mo") == m.xml ]] || why+="left after the failure: $(ls "$T/mo" | tr '\n' ' '); "
 if [[ -z $why ]]; then pass merge-atomic-file; else fail merge-atomic-file "$why"; fi
 
+# threads named with a newline, which the kernel keeps (threadnames.xml, a
+# profile of commprof/tests/threads-names-proc): the name shown escaped in
+# tables and graphs; and its thread graph, whose edge labels between the
+# clusters made Graphviz 2.43's dot layout free memory twice (an abort)
+r "$CPR" graph --threads -o "$T/threadnames.svg" in/threadnames.xml
+why=
+((rc == 0)) || why+="exit $rc: $(head -c 200 "$T/err"); "
+xmllint --noout "$T/threadnames.svg" 2>/dev/null || why+="SVG not well-formed; "
+grep -q 'thread 2 (p\\nq)' "$T/threadnames.svg" || why+="no escaped name in the SVG; "
+r "$CPR" summary --top=30 in/threadnames.xml
+((rc == 0)) || why+="summary: exit $rc; "
+grep -q 'thread 3 (abc\\n) -> thread 3 (abc\\n)' "$T/out" || why+="no escaped name in the summary; "
+if [[ -z $why ]]; then pass threadnames-escaped; else fail threadnames-escaped "$why"; fi
+
 # the other sections (in/sections.xml: objects, threads, phases, slices, calls,
 # first-read bytes, a region and a caller context)
 SX=in/sections.xml
@@ -1139,6 +1153,7 @@ if [[ -f $BUILDDIR/Makefile ]] && make -C "$BUILDDIR" commprof-report-asan >"$T/
         "summary --csv --table=threads in/sections.xml" "summary --csv --table=phases in/sections.xml" \
         "summary --csv --table=calls in/sections.xml" "summary --csv --table=maip in/pipeline.xml" \
         "graph --objects -o $T/a-o.svg in/sections.xml" "graph --threads -o $T/a-t.svg in/sections.xml" \
+        "graph --threads -o $T/a-tn.svg in/threadnames.xml" \
         "graph --phases in/sections.xml" "matrix --of=objects -o $T/a-mo.svg in/sections.xml" \
         "matrix --of=threads --csv in/sections.xml" "timeline in/sections.xml" "timeline --csv --field=in in/sections.xml" \
         "diff in/sections.xml in/sections2.xml" "diff --csv --table=objects in/sections.xml in/sections2.xml" \
