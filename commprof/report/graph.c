@@ -161,9 +161,8 @@ static Agsym_t* attr_decl(Agraph_t* g, int kind, const char* name, const char* d
 static void set(void* obj, Agsym_t* sym, const char* v) { agxset(obj, sym, (char*)v); }
 
 /* ordinary Graphviz labels treat backslash as an escape (\N, \n, \l ...);
-   control characters (a thread named "a\nb") are shown escaped, \n or \xHH:
-   a line break in a cluster's label makes Graphviz 2.42's dot layout free
-   memory twice */
+   control characters (a thread named "a\nb", as the kernel keeps it) are
+   shown escaped, \n or \xHH, as the tables show them */
 static void label_escape(cpr_buf* b, const char* s)
 {
     for (; *s; s++) {
