@@ -88,6 +88,10 @@ typedef struct {
 void cpr_buf_add(cpr_buf* b, const char* s, size_t n);
 void cpr_buf_puts(cpr_buf* b, const char* s);
 void cpr_buf_printf(cpr_buf* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+/* appends s with its control characters escaped (\n, \t, \xHH), so that a
+   name read from a profile (a thread's, which may hold a newline) shows on
+   one line */
+void cpr_buf_put_visible(cpr_buf* b, const char* s);
 void cpr_buf_free(cpr_buf* b);
 
 /* CSV field (RFC 4180 quoting) */

@@ -161,23 +161,18 @@ static Agsym_t* attr_decl(Agraph_t* g, int kind, const char* name, const char* d
 static void set(void* obj, Agsym_t* sym, const char* v) { agxset(obj, sym, (char*)v); }
 
 /* ordinary Graphviz labels treat backslash as an escape (\N, \n, \l ...);
-   control characters (a thread named "a\nb", as the kernel keeps it) are
-   shown escaped, \n or \xHH, as the tables show them */
+   control characters are shown escaped, as the tables show them */
 static void label_escape(cpr_buf* b, const char* s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\\')
+    cpr_buf v = {0};
+    cpr_buf_put_visible(&v, s);
+    for (const char* c = v.s ? v.s : ""; *c; c++) {
+        if (*c == '\\')
             cpr_buf_puts(b, "\\\\");
-        else if (c == '\n')
-            cpr_buf_puts(b, "\\\\n");
-        else if (c == '\t')
-            cpr_buf_puts(b, "\\\\t");
-        else if (c < 0x20 || c == 0x7f)
-            cpr_buf_printf(b, "\\\\x%02x", c);
         else
-            cpr_buf_add(b, s, 1);
+            cpr_buf_add(b, c, 1);
     }
+    cpr_buf_free(&v);
 }
 
 static char gv_errbuf[512];

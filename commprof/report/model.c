@@ -422,22 +422,10 @@ const char* cpr_thread_label(const cpr_profile* p, uint32_t id, char* buf, size_
     if (!id)
         snprintf(buf, n, "no thread");
     else if (i != NONE && p->threads[i].name[0]) {
-        /* a name may hold control characters (the kernel keeps a newline):
-           shown escaped, \n or \xHH, so that a table row stays one line */
-        char nm[64];
-        size_t k = 0;
-        for (const unsigned char* c = (const unsigned char*)p->threads[i].name; *c && k + 5 < sizeof nm; c++) {
-            if (*c == '\n') {
-                nm[k++] = '\\';
-                nm[k++] = 'n';
-            } else if (*c < 0x20 || *c == 0x7f) {
-                k += (size_t)snprintf(nm + k, sizeof nm - k, "\\x%02x", *c);
-            } else {
-                nm[k++] = (char)*c;
-            }
-        }
-        nm[k] = 0;
-        snprintf(buf, n, "thread %u (%s)", id, nm);
+        cpr_buf nm = {0};
+        cpr_buf_put_visible(&nm, p->threads[i].name);
+        snprintf(buf, n, "thread %u (%s)", id, nm.s);
+        cpr_buf_free(&nm);
     }
     else
         snprintf(buf, n, "thread %u", id);

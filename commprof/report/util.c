@@ -241,6 +241,20 @@ void cpr_buf_printf(cpr_buf* b, const char* fmt, ...)
     free(t);
 }
 
+void cpr_buf_put_visible(cpr_buf* b, const char* s)
+{
+    for (const unsigned char* c = (const unsigned char*)s; *c; c++) {
+        if (*c == '\n')
+            cpr_buf_puts(b, "\\n");
+        else if (*c == '\t')
+            cpr_buf_puts(b, "\\t");
+        else if (*c < 0x20 || *c == 0x7f)
+            cpr_buf_printf(b, "\\x%02x", *c);
+        else
+            cpr_buf_add(b, (const char*)c, 1);
+    }
+}
+
 void cpr_buf_free(cpr_buf* b)
 {
     free(b->s);
