@@ -151,8 +151,10 @@ static void clamp_user_stack(CpThread* t)
    const HChar* name;
    PtrdiffT off;
    DiEpoch ep = VG_(current_DiEpoch)();
-   if (seg->isCH && cp_heap_block_containing(sp, &lo, &size)) {
+   UInt inst;
+   if (seg->isCH && cp_heap_block_containing(sp, &lo, &size, &inst)) {
       end = lo + size;
+      t->stack_inst1 = inst + 1;
    } else if (!seg->isCH && VG_(get_datasym_and_offset)(ep, sp, &name, &off) && off >= 0) {
       lo = sp - (Addr)off;
       HChar copy[256];
@@ -232,7 +234,7 @@ void cp_thread_exited(ThreadId tid)
    CpThread* t = by_tid[tid];
    if (!t) return;
    if (t == cp_cur_thread) t->instrs += cp_clock - t->clock_in;
-   if (t->stack_hi) cp_objects_thread_gone(t->stack_lo, t->stack_hi + 1);
+   if (t->stack_hi) cp_objects_thread_gone(t->stack_lo, t->stack_hi + 1, t->stack_inst1);
    cp_objects_thread_tls(t->index, 0);
    t->alive = False;
    t->depth = 1;

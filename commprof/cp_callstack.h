@@ -41,6 +41,8 @@ typedef struct CpThread {
    UInt     depth;        /* number of frames in use (>= 1) */
    UInt     frames_cap;
    Addr     stack_lo, stack_hi;   /* for --ignore-stack */
+   UInt     stack_inst1;          /* a stack in a heap block: the block's instance
+                                     in cp_objects + 1, else 0 */
    UInt     n_barriers;           /* alternate-signal-stack barriers among the frames */
    ULong    instrs;               /* instructions executed by the thread */
    ULong    clock_in;             /* cp_clock when it last started running */

@@ -83,12 +83,13 @@ static Block* block_find(Addr key)
    return NULL;
 }
 
-Bool cp_heap_block_containing(Addr a, Addr* start, SizeT* size)
+Bool cp_heap_block_containing(Addr a, Addr* start, SizeT* size, UInt* inst)
 {
    for (SizeT i = 0; i < tab_cap; i++)
       if (tab[i].key && tab[i].key <= a && a - tab[i].key < tab[i].size) {
          *start = tab[i].key;
          *size = tab[i].size;
+         *inst = tab[i].inst;
          return True;
       }
    return False;

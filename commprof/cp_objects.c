@@ -614,9 +614,14 @@ void cp_objects_thread_stack(UInt ti, Addr lo, Addr hi)
    blockmap_set(lo, hi - lo, CP_STACK_TAG | (stack_obj[ti] - 1));
 }
 
-void cp_objects_thread_gone(Addr lo, Addr hi)
+void cp_objects_thread_gone(Addr lo, Addr hi, UInt inst1)
 {
-   if (cp_clo.objects && hi > lo) blockmap_set(lo, hi - lo, 0);
+   if (!cp_clo.objects || hi <= lo) return;
+   blockmap_set(lo, hi - lo, 0);
+   /* a stack in a heap block (pthread_attr_setstack): the block is the
+      heap object's again */
+   if (inst1 && inst1 - 1 < n_insts && insts[inst1 - 1].live && insts[inst1 - 1].size)
+      blockmap_set(insts[inst1 - 1].base, insts[inst1 - 1].size, inst1);
 }
 
 /* ------------------------- thread-local variables ---------------------- */

@@ -79,7 +79,10 @@ void cp_objects_memory_gone(Addr a, SizeT len);
 
 /* Thread stacks. */
 void cp_objects_thread_stack(UInt thread_index, Addr lo, Addr hi);
-void cp_objects_thread_gone(Addr lo, Addr hi);
+/* A thread's stack [lo, hi) ends; inst1: the instance + 1 of the heap
+   block that was its stack (pthread_attr_setstack), which is the heap
+   object's again, or 0. */
+void cp_objects_thread_gone(Addr lo, Addr hi, UInt inst1);
 /* Thread-local variables of the main executable: thread thread_index's
    block of them is at block from now on (0: it has none any more, its
    thread has exited).  cp_events.c says when: see cp_events.h. */

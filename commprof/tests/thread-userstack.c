@@ -18,7 +18,18 @@
  *   gw -> gr  bytes=128 unma=128      gw stores=16
  *   hw -> hr  bytes=64  unma=64       hw stores=64
  * (before the clamp: hw's 64 stores were dropped, hr read (unwritten) bytes,
- * and so did gr for the array lying below stk). */
+ * and so did gr for the array lying below stk).
+ *
+ * Once thread 3 has exited, its block is the heap object of line 103 again:
+ * bw writes block[0..15], br reads them.  With --objects=yes
+ *   bw -> br  bytes=16 unma=16
+ *   line 101 (hb, 64 bytes): reads=64 read-bytes=64 writes=64 write-bytes=64,
+ *       written-bytes=64 prod-bytes=64, alloc-pct=prod-pct=100.0
+ *   line 103 (the block, 262144 bytes): reads=16 read-bytes=16 writes=16
+ *       write-bytes=16 written-bytes=16 prod-bytes=16, 16/262144 = 0.0 %
+ * (glibc's writes of the thread's descriptor at the block's top are
+ * (library data)'s, no object's; the thread's own accesses to the block are
+ * its stack's). */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -59,6 +70,18 @@ NOINLINE long hr(void)
    return s;
 }
 
+NOINLINE void bw(volatile char* b)
+{
+   for (int i = 0; i < 16; i++) b[i] = (char)i;
+}
+
+NOINLINE long br(volatile char* b)
+{
+   long s = 0;
+   for (int i = 0; i < 16; i++) s += b[i];
+   return s;
+}
+
 static void* on_array(void* arg) { gw(); return arg; }
 static void* on_block(void* arg) { hw(); return arg; }
 
@@ -82,5 +105,7 @@ int main(void)
    run_on(block, size, on_block);
    sink = gr();
    sink = hr();
+   bw(block);                 /* the block, no stack any more */
+   sink = br(block);
    return 0;
 }
