@@ -20,6 +20,7 @@
 #include "cp_objects.h"
 #include "cp_options.h"
 #include "pub_tool_replacemalloc.h"
+#include "pub_tool_oset.h"
 
 /* The live blocks: an open-addressing table keyed by payload address (0 is
    an empty slot), grown at half full, with backward-shift deletion.  One
@@ -36,6 +37,32 @@ static Block*      tab;
 static SizeT       tab_cap;       /* a power of two */
 static SizeT       tab_used;
 static CpHeapStats stats;
+
+/* The live blocks of at least CP_HEAP_BIG_BLOCK bytes, ordered by their end
+   (one past the last byte), for cp_heap_block_containing: the block holding
+   a is the one with the lowest end above a, if it starts at or below a. */
+typedef struct { Addr end; Addr start; } BigBlock;
+static OSet* big;
+
+static void big_add(Addr start, SizeT size)
+{
+   if (size < CP_HEAP_BIG_BLOCK) return;
+   if (big == NULL)
+      big = VG_(OSetGen_Create)(offsetof(BigBlock, end), NULL, VG_(malloc), "cp.heap.big",
+                                VG_(free));
+   BigBlock* e = VG_(OSetGen_AllocNode)(big, sizeof(BigBlock));
+   e->end = start + size;
+   e->start = start;
+   VG_(OSetGen_Insert)(big, e);
+}
+
+static void big_remove(Addr start, SizeT size)
+{
+   if (size < CP_HEAP_BIG_BLOCK || big == NULL) return;
+   Addr end = start + size;
+   BigBlock* e = VG_(OSetGen_Remove)(big, &end);
+   if (e) VG_(OSetGen_FreeNode)(big, e);
+}
 
 /* A block's slot: its 16-byte unit within its 1 KiB of address space, in
    a run of 64 slots that a multiplicative hash of that KiB places.  Blocks
@@ -70,6 +97,7 @@ static void block_add(Addr key, SizeT size, UInt inst, Bool lib)
    Block b = { key, size, inst, lib };
    tab_insert_nogrow(&b);
    tab_used++;
+   big_add(key, size);
 }
 
 static Block* block_find(Addr key)
@@ -85,18 +113,22 @@ static Block* block_find(Addr key)
 
 Bool cp_heap_block_containing(Addr a, Addr* start, SizeT* size, UInt* inst)
 {
-   for (SizeT i = 0; i < tab_cap; i++)
-      if (tab[i].key && tab[i].key <= a && a - tab[i].key < tab[i].size) {
-         *start = tab[i].key;
-         *size = tab[i].size;
-         *inst = tab[i].inst;
-         return True;
-      }
-   return False;
+   if (big == NULL || a == ~(Addr)0) return False;
+   Addr above = a + 1;
+   VG_(OSetGen_ResetIterAt)(big, &above);
+   const BigBlock* e = VG_(OSetGen_Next)(big);
+   if (e == NULL || e->start > a) return False;
+   const Block* b = block_find(e->start);
+   tl_assert(b != NULL && b->key + b->size == e->end);
+   *start = b->key;
+   *size = b->size;
+   *inst = b->inst;
+   return True;
 }
 
 static void block_remove(Block* b)
 {
+   big_remove(b->key, b->size);
    SizeT i = (SizeT)(b - tab), j = i;
    tab[i].key = 0;
    for (;;) {
@@ -300,7 +332,9 @@ static void* cp_realloc(ThreadId tid, void* p, SizeT new_size)
       Addr end = (Addr)p + b->size;
       if (from < end) cp_record_write(from, end - from, 0);
       stats.bytes_live -= b->size - new_size;
+      big_remove(b->key, b->size);
       b->size = new_size;
+      big_add(b->key, new_size);
       return p;
    }
    void* q = VG_(cli_malloc)(VG_(clo_alignment), new_size);

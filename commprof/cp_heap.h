@@ -24,9 +24,10 @@ void cp_heap_get_stats(CpHeapStats* st);
 extern Addr  cp_libheap_lo;
 extern UWord cp_libheap_span;
 Bool cp_heap_lib_owned(Addr a);
-/* The live heap block holding address a: its start, size and instance in
-   cp_objects (with --objects=yes) (a scan of every block: for rare
-   questions only, such as a thread stack in a block). */
+/* The live heap block of at least CP_HEAP_BIG_BLOCK bytes holding address
+   a: its start, size and instance in cp_objects (with --objects=yes); for
+   stacks in heap blocks (a thread's, a coroutine's), never that small. */
+#define CP_HEAP_BIG_BLOCK 1024
 Bool cp_heap_block_containing(Addr a, Addr* start, SizeT* size, UInt* inst);
 /* Code was unmapped (cp_instrument_code_gone): forget what was decided of
    library call targets by address. */
