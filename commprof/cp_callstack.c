@@ -21,6 +21,7 @@ UInt*     cp_cur_map;
 UInt      cp_cur_ctx;
 CpNode*   cp_cur_node;
 Addr      cp_top_sp;
+Addr      cp_area_lo;
 Addr      cp_book_sp;
 Addr      cp_book_ret;
 Addr      cp_cur_stack_lo, cp_cur_stack_span;
@@ -96,7 +97,8 @@ static void publish_top(void)
 {
    CpThread* t = cp_cur_thread;
    CpFrame*  f = &t->frames[t->depth - 1];
-   cp_top_sp = t->n_barriers ? 0 : f->sp;
+   cp_top_sp = t->n_barriers ? 0 : t->depth > 1 ? f->sp : t->area_hi;
+   cp_area_lo = t->n_barriers ? 0 : t->area_lo;
    cp_book_sp = f->book_sp;
    cp_book_ret = f->book_ret;
    if (t->n_regions) {                       /* everything goes to the region */
@@ -136,6 +138,32 @@ static Addr datasym_end(DiEpoch ep, const HChar* name, Addr start, Addr a, Addr 
    return in + 1;
 }
 
+/* A stack that the program made itself, holding sp in segment seg: the
+   heap block (*inst1: its instance + 1) or the global array (*inst1 0)
+   that holds sp, [*lo, *end); False if sp is in neither. */
+static Bool own_stack_bounds(Addr sp, NSegment const* seg, Addr* lo, Addr* end, UInt* inst1)
+{
+   SizeT size;
+   const HChar* name;
+   PtrdiffT off;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   UInt inst;
+   if (seg->isCH && cp_heap_block_containing(sp, lo, &size, &inst)) {
+      *end = *lo + size;
+      *inst1 = inst + 1;
+   } else if (!seg->isCH && VG_(get_datasym_and_offset)(ep, sp, &name, &off) && off >= 0) {
+      *lo = sp - (Addr)off;
+      HChar copy[256];
+      VG_(strncpy)(copy, name, sizeof copy - 1);
+      copy[sizeof copy - 1] = 0;
+      *end = datasym_end(ep, copy, *lo, sp, seg->end + 1);
+      *inst1 = 0;
+   } else {
+      return False;
+   }
+   return True;
+}
+
 /* A thread given a stack of its own (pthread_attr_setstack): Valgrind takes
    the whole mapping below its first stack pointer for its stack, which is
    the data segment or the heap around the array or block the program gave.
@@ -145,25 +173,10 @@ static void clamp_user_stack(CpThread* t)
    Addr sp = VG_(get_SP)(t->tid);
    if (sp < t->stack_lo || sp > t->stack_hi) return;
    NSegment const* seg = VG_(am_find_nsegment)(sp);
-   if (seg == NULL) return;
    Addr lo, end;
-   SizeT size;
-   const HChar* name;
-   PtrdiffT off;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   UInt inst;
-   if (seg->isCH && cp_heap_block_containing(sp, &lo, &size, &inst)) {
-      end = lo + size;
-      t->stack_inst1 = inst + 1;
-   } else if (!seg->isCH && VG_(get_datasym_and_offset)(ep, sp, &name, &off) && off >= 0) {
-      lo = sp - (Addr)off;
-      HChar copy[256];
-      VG_(strncpy)(copy, name, sizeof copy - 1);
-      copy[sizeof copy - 1] = 0;
-      end = datasym_end(ep, copy, lo, sp, seg->end + 1);
-   } else {
-      return;
-   }
+   UInt inst1;
+   if (seg == NULL || !own_stack_bounds(sp, seg, &lo, &end, &inst1)) return;
+   t->stack_inst1 = inst1;
    if (lo > t->stack_lo) t->stack_lo = lo;
    if (end - 1 < t->stack_hi) t->stack_hi = end - 1;
 }
@@ -176,6 +189,11 @@ static void compute_stack_bounds(CpThread* t)
    t->stack_lo = hi + 1 > sz ? hi + 1 - sz : 0;
    clamp_user_stack(t);
    cp_objects_thread_stack(t->index, t->stack_lo, t->stack_hi + 1);
+   if (t->stack_hi != 0) {            /* else every stack pointer stays on its stack */
+      t->area_lo = t->stack_lo;
+      t->area_hi = t->stack_hi;
+      t->area_kind = CP_AREA_THREAD;
+   }
 }
 
 void cp_thread_switch(ThreadId tid)
@@ -202,6 +220,35 @@ void cp_thread_switch(ThreadId tid)
    publish_top();
 }
 
+/* The frames of a stack the thread left, for when it comes back. */
+struct CpStash {
+   Addr     lo, hi;          /* the stack */
+   UChar    kind;            /* CP_AREA_... */
+   CpFrame* frames;          /* above the bottom frame, innermost last */
+   UInt     n;
+   UInt     n_collect;       /* --collect-in frames among them */
+   struct CpPcStash* calls;  /* their per-call records in progress */
+};
+
+/* Stacks whose frames a thread keeps apart: a coroutine that is never
+   resumed leaves its frames behind, and the oldest go beyond this (a
+   switch looks through them, newest first). */
+#define CP_MAX_STASHES 1024
+
+static void stash_free(struct CpStash* st)
+{
+   if (st->frames) VG_(free)(st->frames);
+   cp_percall_stash_free(st->calls);
+}
+
+static void forget_stashes(CpThread* t)
+{
+   for (UInt i = 0; i < t->n_stashes; i++) stash_free(&t->stashes[i]);
+   VG_(free)(t->stashes);
+   t->stashes = NULL;
+   t->n_stashes = t->stashes_cap = 0;
+}
+
 void cp_thread_created(ThreadId tid, ThreadId parent)
 {
    tl_assert(tid > 0 && tid < VG_N_THREADS);
@@ -224,6 +271,7 @@ void cp_thread_created(ThreadId tid, ThreadId parent)
    t->frames[0].collect = False;
    t->frames[0].book_sp = 0;
    t->depth = 1;
+   t->area_hi = ~(Addr)0;             /* every stack pointer is on it until its bounds are known */
    cp_threads[cp_n_threads++] = t;
    if (by_tid[tid] && by_tid[tid] == cp_cur_thread) cp_cur_thread = NULL;
    by_tid[tid] = t;
@@ -243,6 +291,7 @@ void cp_thread_exited(ThreadId tid)
    t->collect_depth = 0;
    VG_(free)(t->frames);
    t->frames = NULL;
+   forget_stashes(t);
    by_tid[tid] = NULL;
    if (t == cp_cur_thread) {
       /* keep the globals pointing at something valid until the next switch */
@@ -407,6 +456,129 @@ static inline void drop_frames_below(CpThread* t, Addr sp, Bool at_too)
    pop_to(t, d);
 }
 
+/* The stack that holds sp, which is not the one the frames of thread t are
+   on: t's own, or the heap block, the global array or else the mapping that
+   holds sp; its kind (CP_AREA_...). */
+static UChar area_of(const CpThread* t, Addr sp, Addr* lo, Addr* hi)
+{
+   if (t->stack_hi != 0 && sp >= t->stack_lo && sp <= t->stack_hi) {
+      *lo = t->stack_lo;
+      *hi = t->stack_hi;
+      return CP_AREA_THREAD;
+   }
+   NSegment const* seg = VG_(am_find_nsegment)(sp);
+   Addr b, e;
+   UInt inst1;
+   if (seg == NULL) {                /* nowhere known: take everything for it */
+      *lo = 0;
+      *hi = ~(Addr)0;
+      return CP_AREA_ALL;
+   }
+   if (own_stack_bounds(sp, seg, &b, &e, &inst1)) {
+      *lo = b;
+      *hi = e - 1;
+      return inst1 ? CP_AREA_HEAP : CP_AREA_GLOBAL;
+   }
+   *lo = seg->start;
+   *hi = seg->end;
+   return CP_AREA_MAPPING;
+}
+
+/* Is the stack st put away still the heap block it was (not freed, or
+   allocated again with other bounds)?  Threads' stacks, globals and
+   mappings stay. */
+static Bool stash_still_valid(const struct CpStash* st, Addr sp)
+{
+   if (st->kind != CP_AREA_HEAP) return True;
+   Addr b;
+   SizeT size;
+   UInt inst;
+   return cp_heap_block_containing(sp, &b, &size, &inst) && b == st->lo && b + size - 1 == st->hi;
+}
+
+/* Put away the frames of the stack t leaves, with their per-call records
+   in progress: those of a stack with no frames too when it is a global
+   array, whose bounds are slow to find (the other kinds are quick). */
+static void stash_frames(CpThread* t)
+{
+   if (t->depth == 1 && t->area_kind != CP_AREA_GLOBAL) return;
+   if (t->n_stashes == CP_MAX_STASHES) {        /* the oldest goes */
+      stash_free(&t->stashes[0]);
+      VG_(memmove)(t->stashes, t->stashes + 1, (t->n_stashes - 1) * sizeof(struct CpStash));
+      t->n_stashes--;
+   }
+   if (t->n_stashes == t->stashes_cap) {
+      t->stashes_cap = t->stashes_cap ? 2 * t->stashes_cap : 4;
+      t->stashes = VG_(realloc)("cp.threads.stashes", t->stashes,
+                                t->stashes_cap * sizeof(struct CpStash));
+   }
+   struct CpStash* st = &t->stashes[t->n_stashes++];
+   st->lo = t->area_lo;
+   st->hi = t->area_hi;
+   st->kind = t->area_kind;
+   st->n = t->depth - 1;
+   st->frames = NULL;
+   st->n_collect = 0;
+   st->calls = NULL;
+   if (st->n > 0) {
+      st->frames = VG_(malloc)("cp.threads.stash", st->n * sizeof(CpFrame));
+      VG_(memcpy)(st->frames, t->frames + 1, st->n * sizeof(CpFrame));
+      for (UInt i = 0; i < st->n; i++)
+         if (st->frames[i].collect) st->n_collect++;
+      t->collect_depth -= st->n_collect;
+      st->calls = cp_percall_stash(t->index);
+      t->depth = 1;
+   }
+}
+
+/* Thread t's stack pointer sp left the stack its frames are on for another
+   one (swapcontext, setcontext, a coroutine's switch; not a signal handler
+   on the alternate stack, which has its barrier): the frames are put away,
+   with their per-call records in progress, and those of the stack entered,
+   if t left it before, come back on top of the bottom frame. */
+static void switch_area(CpThread* t, Addr sp)
+{
+   stash_frames(t);
+   for (UInt i = t->n_stashes; i-- > 0; ) {       /* the newest first */
+      struct CpStash* st = &t->stashes[i];
+      if (sp < st->lo || sp > st->hi) continue;
+      Bool valid = stash_still_valid(st, sp);
+      if (valid) {
+         while (t->frames_cap < 1 + st->n) {
+            t->frames_cap *= 2;
+            t->frames = VG_(realloc)("cp.threads.frames", t->frames,
+                                     t->frames_cap * sizeof(CpFrame));
+         }
+         if (st->n > 0) VG_(memcpy)(t->frames + 1, st->frames, st->n * sizeof(CpFrame));
+         t->depth = 1 + st->n;
+         t->collect_depth += st->n_collect;
+         cp_percall_unstash(t->index, st->calls);
+         if (st->frames) VG_(free)(st->frames);
+         t->area_lo = st->lo;
+         t->area_hi = st->hi;
+         t->area_kind = st->kind;
+      } else {
+         stash_free(st);                          /* a block freed since */
+      }
+      VG_(memmove)(t->stashes + i, t->stashes + i + 1,
+                   (t->n_stashes - i - 1) * sizeof(struct CpStash));
+      t->n_stashes--;
+      if (valid) {
+         if (t == cp_cur_thread) cp_percall_switch(t->index);
+         return;
+      }
+   }
+   t->area_kind = area_of(t, sp, &t->area_lo, &t->area_hi);
+   if (t == cp_cur_thread) cp_percall_switch(t->index);
+}
+
+/* Has sp left the stack of t's frames (and is no signal handler running on
+   the alternate stack)? */
+static inline Bool left_area(const CpThread* t, Addr sp)
+{
+   return UNLIKELY(sp < t->area_lo || sp > t->area_hi) && t->n_barriers == 0;
+}
+
 /* Push a frame for n at sp: a call if count_call, else the entry of an
    OpenMP region of n (no call: see enter). */
 static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
@@ -460,6 +632,7 @@ static void enter(CpNode* n, Addr sp, Bool count_call)
       cp_thread_switch(VG_(get_running_tid)());
       t = cp_cur_thread;
    }
+   if (left_area(t, sp)) switch_area(t, sp);
    drop_frames_below(t, sp, !count_call);
    if (count_call) {
       UInt top = t->depth, d = top;            /* frames [d, top) are at sp */
@@ -532,8 +705,10 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
    CpThread* t = cp_cur_thread;
    if (UNLIKELY(t == NULL)) return;
    UInt d0 = t->depth;
+   Bool moved = left_area(t, sp);
+   if (moved) switch_area(t, sp);
    drop_frames_below(t, sp, False);
-   if (t->depth != d0) publish_top();
+   if (moved || t->depth != d0) publish_top();
 }
 
 /* ---- code regions, collection, phases ---- */

@@ -5,7 +5,14 @@
  * node.  The stack changes only at node-function entries (push), at returns
  * and at calls (pop the frames whose stack pointer is below the current one,
  * which also repairs the stack after longjmp and exceptions); memory accesses
- * never walk it: they read cp_cur_ctx. */
+ * never walk it: they read cp_cur_ctx.
+ *
+ * A thread that moves its stack pointer to another stack (swapcontext,
+ * setcontext, the coroutines and green threads built on them) keeps the
+ * frames of each stack apart: the frames of the stack it leaves are put
+ * away, and taken back when it returns to that stack.  A stack here is the
+ * thread's own, or the heap block, the global or the mapping that holds
+ * the stack pointer. */
 #ifndef CP_CALLSTACK_H
 #define CP_CALLSTACK_H
 
@@ -32,6 +39,15 @@ typedef struct {
                         code was left by longjmp, an exception or a jump) */
 } CpFrame;
 
+struct CpStash;                 /* the frames of a stack the thread left (cp_callstack.c) */
+
+/* What the stack of a thread's frames is. */
+enum { CP_AREA_ALL,             /* not known yet: every address */
+       CP_AREA_THREAD,          /* the thread's own */
+       CP_AREA_HEAP,            /* a heap block */
+       CP_AREA_GLOBAL,          /* a global array */
+       CP_AREA_MAPPING };       /* else the mapping holding it */
+
 typedef struct CpThread {
    UInt     index;        /* creation order, 1 = main thread */
    ThreadId tid;          /* Valgrind's slot while alive */
@@ -41,6 +57,11 @@ typedef struct CpThread {
    UInt     depth;        /* number of frames in use (>= 1) */
    UInt     frames_cap;
    Addr     stack_lo, stack_hi;   /* for --ignore-stack */
+   Addr     area_lo, area_hi;     /* the stack its frames are on: [stack_lo, stack_hi], or
+                                     another one that the program switched to */
+   UChar    area_kind;            /* what that stack is: CP_AREA_... */
+   struct CpStash* stashes;       /* the frames of the other stacks it left, oldest first */
+   UInt     n_stashes, stashes_cap;
    UInt     stack_inst1;          /* a stack in a heap block: the block's instance
                                      in cp_objects + 1, else 0 */
    UInt     n_barriers;           /* alternate-signal-stack barriers among the frames */
@@ -70,7 +91,11 @@ extern CpThread* cp_cur_thread;
 extern UInt*     cp_cur_map;      /* cp_cur_thread->map */
 extern UInt      cp_cur_ctx;      /* context of the innermost node frame */
 extern CpNode*   cp_cur_node;     /* its node */
-extern Addr      cp_top_sp;       /* sp of the innermost frame */
+extern Addr      cp_top_sp;       /* sp of the innermost frame (the top of the stack
+                                     when there is none): a stack pointer above it
+                                     has left frames or the stack */
+extern Addr      cp_area_lo;      /* the lowest address of the stack the frames are on:
+                                     a stack pointer below it is on another stack */
 extern Addr      cp_book_sp;      /* book_sp of the innermost frame */
 extern Addr      cp_book_ret;     /* and its book_ret */
 /* Code of a node function is charged to that function, except when
@@ -120,7 +145,8 @@ UInt cp_ctx_of_thread(CpThread* t, UInt node);
 /* Helpers called from generated code. */
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp);
 VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp);   /* no call counted */
-VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp */
+VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp, and
+                                                    follow a change of stacks */
 
 /* The node charged for code of function n right now. */
 static inline CpNode* cp_effective(CpNode* n)

@@ -1175,12 +1175,16 @@ static void emit_book_leave(IRSB* sb, IRExpr* sp)
    add_dirty(sb, 1, "cp_h_book_leave", cp_h_book_leave, mkIRExprVec_1(sp), g);
 }
 
-/* Pop the frames whose sp is below limit (an atom), checking inline first. */
+/* Pop the frames whose sp is below limit (an atom), and follow the stack
+   pointer to another stack (below the frames' one: one above it is above
+   cp_top_sp too), checking inline first. */
 static void emit_unwind_check(IRSB* sb, IRExpr* limit)
 {
-   IRExpr* top = assign(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                                 mkIRExpr_HWord((HWord)&cp_top_sp)));
-   IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top, limit));
+   IRExpr* top = load64(sb, &cp_top_sp);
+   IRExpr* lo = load64(sb, &cp_area_lo);
+   IRExpr* above = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, top, limit));
+   IRExpr* below = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, limit, lo));
+   IRExpr* g = assign(sb, Ity_I1, IRExpr_Binop(Iop_Or1, above, below));
    add_dirty(sb, 1, "cp_h_unwind_below", cp_h_unwind_below, mkIRExprVec_1(limit), g);
 }
 

@@ -82,6 +82,45 @@ void cp_percall_enter(UInt thread, UInt node, const UInt* path, UInt n_path)
    cp_percall_active = True;
 }
 
+struct CpPcStash { Active* calls; UInt n; };
+
+struct CpPcStash* cp_percall_stash(UInt thread)
+{
+   if (!cp_clo_per_call) return NULL;
+   ThreadCalls* tc = thread_calls(thread);
+   if (tc->n == 0) return NULL;
+   struct CpPcStash* s = VG_(malloc)("cp.pc.stash", sizeof *s);
+   s->n = tc->n;
+   s->calls = VG_(malloc)("cp.pc.stash.calls", tc->n * sizeof(Active));
+   VG_(memcpy)(s->calls, tc->calls, tc->n * sizeof(Active));
+   tc->n = 0;
+   if (tc == cur) cp_percall_active = False;
+   return s;
+}
+
+void cp_percall_unstash(UInt thread, struct CpPcStash* s)
+{
+   if (s == NULL) return;
+   ThreadCalls* tc = thread_calls(thread);
+   if (tc->n + s->n > tc->cap) {
+      tc->cap = tc->n + s->n + 8;
+      tc->calls = VG_(realloc)("cp.pc.active", tc->calls, tc->cap * sizeof(Active));
+   }
+   VG_(memcpy)(tc->calls + tc->n, s->calls, s->n * sizeof(Active));
+   tc->n += s->n;
+   VG_(free)(s->calls);
+   VG_(free)(s);
+   if (tc == cur) cp_percall_active = True;
+}
+
+void cp_percall_stash_free(struct CpPcStash* s)
+{
+   if (s == NULL) return;
+   for (UInt i = 0; i < s->n; i++) VG_(free)(s->calls[i].path);
+   VG_(free)(s->calls);
+   VG_(free)(s);
+}
+
 static Active* top(void)
 {
    return &cur->calls[cur->n - 1];
