@@ -40,16 +40,15 @@ static CpHeapStats stats;
 
 /* The live blocks of at least CP_HEAP_BIG_BLOCK bytes, ordered by their end
    (one past the last byte), for cp_heap_block_containing: the block holding
-   a is the one with the lowest end above a, if it starts at or below a. */
+   a is the one with the lowest end above a, if it starts at or below a.
+   Made at the first question (a program that never asks pays nothing at
+   its mallocs and frees), then kept up to date. */
 typedef struct { Addr end; Addr start; } BigBlock;
 static OSet* big;
 
 static void big_add(Addr start, SizeT size)
 {
-   if (size < CP_HEAP_BIG_BLOCK) return;
-   if (big == NULL)
-      big = VG_(OSetGen_Create)(offsetof(BigBlock, end), NULL, VG_(malloc), "cp.heap.big",
-                                VG_(free));
+   if (big == NULL || size < CP_HEAP_BIG_BLOCK) return;
    BigBlock* e = VG_(OSetGen_AllocNode)(big, sizeof(BigBlock));
    e->end = start + size;
    e->start = start;
@@ -113,7 +112,13 @@ static Block* block_find(Addr key)
 
 Bool cp_heap_block_containing(Addr a, Addr* start, SizeT* size, UInt* inst)
 {
-   if (big == NULL || a == ~(Addr)0) return False;
+   if (big == NULL) {
+      big = VG_(OSetGen_Create_With_Pool)(offsetof(BigBlock, end), NULL, VG_(malloc),
+                                          "cp.heap.big", VG_(free), 512, sizeof(BigBlock));
+      for (SizeT i = 0; i < tab_cap; i++)
+         if (tab[i].key) big_add(tab[i].key, tab[i].size);
+   }
+   if (a == ~(Addr)0) return False;
    Addr above = a + 1;
    VG_(OSetGen_ResetIterAt)(big, &above);
    const BigBlock* e = VG_(OSetGen_Next)(big);
