@@ -227,7 +227,9 @@ static void keep(Active* a)
       if (e->key != h || !same(&recs[e->rec], a)) continue;
       CpPcRecord* r = &recs[e->rec];
       r->count++;
-      r->last_seq = a->seq;
+      /* calls end in another order than they began (threads, coroutines) */
+      if (a->seq < r->first_seq) r->first_seq = a->seq;
+      if (a->seq > r->last_seq) r->last_seq = a->seq;
       VG_(free)(a->path);
       return;
    }
