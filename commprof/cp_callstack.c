@@ -224,6 +224,7 @@ void cp_thread_switch(ThreadId tid)
 struct CpStash {
    Addr     lo, hi;          /* the stack */
    UChar    kind;            /* CP_AREA_... */
+   Addr     book_sp, book_ret;   /* the bottom frame's bookkeeping call on it */
    CpFrame* frames;          /* above the bottom frame, innermost last */
    UInt     n;
    UInt     n_collect;       /* --collect-in frames among them */
@@ -497,11 +498,15 @@ static Bool stash_still_valid(const struct CpStash* st, Addr sp)
 }
 
 /* Put away the frames of the stack t leaves, with their per-call records
-   in progress: those of a stack with no frames too when it is a global
-   array, whose bounds are slow to find (the other kinds are quick). */
+   in progress, and the bookkeeping call of the bottom frame (a thread's
+   start-up code in libc, which is on the thread's own stack only): those of
+   a stack with no frames too when it is a global array, whose bounds are
+   slow to find (the other kinds are quick). */
 static void stash_frames(CpThread* t)
 {
-   if (t->depth == 1 && t->area_kind != CP_AREA_GLOBAL) return;
+   Addr book_sp = t->frames[0].book_sp;
+   t->frames[0].book_sp = 0;
+   if (t->depth == 1 && book_sp == 0 && t->area_kind != CP_AREA_GLOBAL) return;
    if (t->n_stashes == CP_MAX_STASHES) {        /* the oldest goes */
       stash_free(&t->stashes[0]);
       VG_(memmove)(t->stashes, t->stashes + 1, (t->n_stashes - 1) * sizeof(struct CpStash));
@@ -516,6 +521,8 @@ static void stash_frames(CpThread* t)
    st->lo = t->area_lo;
    st->hi = t->area_hi;
    st->kind = t->area_kind;
+   st->book_sp = book_sp;
+   st->book_ret = t->frames[0].book_ret;
    st->n = t->depth - 1;
    st->frames = NULL;
    st->n_collect = 0;
@@ -551,6 +558,8 @@ static void switch_area(CpThread* t, Addr sp)
          }
          if (st->n > 0) VG_(memcpy)(t->frames + 1, st->frames, st->n * sizeof(CpFrame));
          t->depth = 1 + st->n;
+         t->frames[0].book_sp = st->book_sp;
+         t->frames[0].book_ret = st->book_ret;
          t->collect_depth += st->n_collect;
          cp_percall_unstash(t->index, st->calls);
          if (st->frames) VG_(free)(st->frames);
