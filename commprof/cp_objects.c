@@ -1133,7 +1133,10 @@ static inline __attribute__((always_inline)) CpObject* count_part(Addr a, SizeT 
       if (first) o->reads++;
       o->read_bytes += sz;
    }
-   if (cp_percall_active && o->selected) cp_percall_object(obj, a, sz, is_write, first);
+   /* a call's record counts its own accesses, not those of the lazy bindings
+      and library data of its library calls (as for the bytes it consumes) */
+   if (cp_percall_active && o->selected && n->kind != CP_KIND_SPECIAL)
+      cp_percall_object(obj, a, sz, is_write, first);
    touch(o);
    region_bytes(o, n, a, sz, !is_write);
    return o;
