@@ -602,7 +602,12 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
       while (d > 1 && t->frames[d - 1].barrier) d--;
       if (d > 1 && t->frames[d - 1].node == n->id) cnode = t->frames[d - 1].cnode;
    }
-   Bool per_call = count_call && n->per_call && collecting(t);
+   /* the flags of the node charged (a caller context has those of its
+      function and those of patterns that name the context); a --collect-in
+      function collects from its own entry on, its call too */
+   const CpNode* cn = cp_nodes[cnode];
+   Bool per_call = count_call && cn->per_call
+                   && (collecting(t) || (collect_on && cn->collect_in));
    if (per_call) {
       /* the path: the functions of the frames below, innermost first */
       UInt path[16];
@@ -611,7 +616,7 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
          if (!t->frames[i - 1].barrier) path[k++] = t->frames[i - 1].cnode;
       cp_percall_enter(t->index, cnode, path, k);
    }
-   push(t, sp, n->id, cnode, False, n->collect_in, per_call);
+   push(t, sp, n->id, cnode, False, cn->collect_in, per_call);
    publish_top();
    if (count_call && cp_collect_mask) cp_nodes[cnode]->calls++;
 }

@@ -76,7 +76,8 @@ void cp_report_unmatched_patterns(void)
                       "and %s matches functions only\n", opt[list], pats[i], opt[list]);
             continue;
          }
-         Bool plain = VG_(strchr)(pats[i], '(') == NULL && VG_(strchr)(pats[i], '*') == NULL;
+         Bool plain = VG_(strchr)(pats[i], '(') == NULL && VG_(strchr)(pats[i], '*') == NULL
+                      && VG_(strchr)(pats[i], '\'') == NULL;     /* not a caller context */
          /* --collect-in and --per-call-fns name nodes: a function that
             --fn-include or --fn-exclude left out ran, but is none */
          Bool selected = list != CP_PAT_FN_INCLUDE
@@ -447,8 +448,9 @@ CpNode* cp_node_context(CpNode* fn, const UInt* callers, UInt k)
    CpNode* n = new_node(CP_KIND_FUNCTION, name, fn->object, fn->file, fn->dir, fn->line, fn->entry);
    VG_(free)(name);
    n->base = fn->id;
-   n->collect_in = fn->collect_in;
-   n->per_call = fn->per_call;
+   /* the function's patterns, and those that name this context */
+   n->collect_in |= fn->collect_in;
+   n->per_call |= fn->per_call;
    n->n_callers = k;
    n->callers = VG_(malloc)("cp.nodes.callers", (k ? k : 1) * sizeof(UInt));
    for (UInt i = 0; i < k; i++) n->callers[i] = callers[i];
