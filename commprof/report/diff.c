@@ -61,6 +61,21 @@ static void rel_str(char* buf, uint64_t a, uint64_t b)
         snprintf(buf, 24, "%+.1f%%", 100.0 * ((double)b - (double)a) / (double)a);
 }
 
+/* The relative change of a row that both profiles have (a function, object
+   or thread, or a total): a count that fell to 0 is -100%, one that rose
+   from 0 has no relative change ("from 0"); "new" and "gone" are for rows
+   that one profile does not have, and for edges (an edge of 0 bytes does
+   not exist). */
+static void rel_str_both(char* buf, uint64_t a, uint64_t b)
+{
+    if (a != b && !a)
+        snprintf(buf, 24, "from 0");
+    else if (a != b && !b)
+        snprintf(buf, 24, "-100.0%%");
+    else
+        rel_str(buf, a, b);
+}
+
 static const uedge* sort_e;
 static const frow* sort_f;
 static int cmp_e(const void* x, const void* y)
@@ -274,7 +289,7 @@ static void objects_diff(FILE* f, const cpr_profile* A, const cpr_profile* B, in
             c[i + 1][2] = cpr_xstrdup(x1);
             if (!x->a) snprintf(rel, sizeof rel, "new");
             else if (!x->b) snprintf(rel, sizeof rel, "gone");
-            else rel_str(rel, a, b);
+            else rel_str_both(rel, a, b);
             c[i + 1][3] = cpr_xstrdup(rel);
             c[i + 1][4] = cpr_xstrdup(x->a ? cpr_fmt_u64(x1, sat(x->rba, x->wba)) : "-");
             c[i + 1][5] = cpr_xstrdup(x->b ? cpr_fmt_u64(x1, sat(x->rbb, x->wbb)) : "-");
@@ -353,20 +368,23 @@ static void threads_diff(FILE* f, const cpr_profile* A, const cpr_profile* B, in
             c[i + 1][2] = cpr_xstrdup(y ? cpr_fmt_u64(x1, ib) : "-");
             if (!x) snprintf(rel, sizeof rel, "new");
             else if (!y) snprintf(rel, sizeof rel, "gone");
-            else rel_str(rel, ia, ib);
+            else rel_str_both(rel, ia, ib);
             c[i + 1][3] = cpr_xstrdup(rel);
             c[i + 1][4] = cpr_xstrdup(x ? cpr_fmt_u64(x1, ca) : "-");
             c[i + 1][5] = cpr_xstrdup(y ? cpr_fmt_u64(x1, cb) : "-");
             if (!x) snprintf(rel, sizeof rel, "new");
             else if (!y) snprintf(rel, sizeof rel, "gone");
-            else rel_str(rel, ca, cb);
+            else rel_str_both(rel, ca, cb);
             c[i + 1][6] = cpr_xstrdup(rel);
             cpr_buf nb = {0};
             const char *na = x ? x->name : "", *nb2 = y ? y->name : "";
-            if (x && y && strcmp(na, nb2))
-                cpr_buf_printf(&nb, "%s -> %s", na[0] ? na : "(no name)", nb2[0] ? nb2 : "(no name)");
-            else
-                cpr_buf_puts(&nb, na[0] ? na : nb2);
+            if (x && y && strcmp(na, nb2)) {
+                cpr_buf_put_visible(&nb, na[0] ? na : "(no name)");
+                cpr_buf_puts(&nb, " -> ");
+                cpr_buf_put_visible(&nb, nb2[0] ? nb2 : "(no name)");
+            } else {
+                cpr_buf_put_visible(&nb, na[0] ? na : nb2[0] ? nb2 : "(no name)");
+            }
             c[i + 1][7] = nb.s;
         }
         print_rows(f, c, k + 1, 8);
@@ -597,7 +615,7 @@ int cpr_cmd_diff(int argc, char** argv)
             tc[r + 1][2] = cpr_xstrdup(cpr_fmt_u64(y, vb[r]));
             change_str(z, va[r], vb[r]);
             tc[r + 1][3] = cpr_xstrdup(z);
-            rel_str(rel, va[r], vb[r]);
+            rel_str_both(rel, va[r], vb[r]);
             tc[r + 1][4] = cpr_xstrdup(rel);
         }
         /* left-align the first column: print by hand */
@@ -663,7 +681,7 @@ int cpr_cmd_diff(int argc, char** argv)
                 else if (U[q->u].ib == NONE)
                     snprintf(rel, sizeof rel, "gone");
                 else
-                    rel_str(rel, q->a, q->b);
+                    rel_str_both(rel, q->a, q->b);
                 fc[r + 1][3] = cpr_xstrdup(rel);
                 fc[r + 1][4] = cpr_xstrdup(U[q->u].ia == NONE ? "-" : cpr_fmt_u64(x, q->ia));
                 fc[r + 1][5] = cpr_xstrdup(U[q->u].ib == NONE ? "-" : cpr_fmt_u64(x, q->ib));

@@ -701,6 +701,7 @@ golden timeline.svg "$CPR" timeline "$SX"
 golden timeline.csv "$CPR" timeline --csv "$SX"
 golden timeline-read.csv "$CPR" timeline --field=read --top=2 --no-special --format=csv "$SX"
 golden diff-sections.txt "$CPR" diff in/sections.xml in/sections2.xml
+golden diff-threads-to-zero.txt "$CPR" diff --table=threads in/sections.xml in/sections3.xml
 golden diff-objects.csv "$CPR" diff --csv --table=objects --all in/sections.xml in/sections2.xml
 golden diff-threads.csv "$CPR" diff --csv --table=threads in/sections.xml in/sections2.xml
 golden validate-sections.txt "$CPR" validate in/sections.xml in/sections2.xml
