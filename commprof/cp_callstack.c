@@ -225,16 +225,21 @@ struct CpStash {
    Addr     lo, hi;          /* the stack */
    UChar    kind;            /* CP_AREA_... */
    Addr     book_sp, book_ret;   /* the bottom frame's bookkeeping call on it */
+   UInt     owner;           /* the thread whose own stack it is, else 0 */
    CpFrame* frames;          /* above the bottom frame, innermost last */
    UInt     n;
    UInt     n_collect;       /* --collect-in frames among them */
    struct CpPcStash* calls;  /* their per-call records in progress */
 };
 
-/* Stacks whose frames a thread keeps apart: a coroutine that is never
-   resumed leaves its frames behind, and the oldest go beyond this (a
-   switch looks through them, newest first). */
+/* The frames put away, of all threads, oldest first: a coroutine may be
+   resumed by another thread than the one that left it (a scheduler of
+   several threads), which takes its frames.  A coroutine that is never
+   resumed leaves its frames behind, and the oldest go beyond
+   CP_MAX_STASHES (a switch looks through them, newest first). */
 #define CP_MAX_STASHES 1024
+static struct CpStash* stashes;
+static UInt n_stashes, stashes_cap;
 
 static void stash_free(struct CpStash* st)
 {
@@ -242,12 +247,20 @@ static void stash_free(struct CpStash* st)
    cp_percall_stash_free(st->calls);
 }
 
-static void forget_stashes(CpThread* t)
+static void stash_remove(UInt i)
 {
-   for (UInt i = 0; i < t->n_stashes; i++) stash_free(&t->stashes[i]);
-   VG_(free)(t->stashes);
-   t->stashes = NULL;
-   t->n_stashes = t->stashes_cap = 0;
+   VG_(memmove)(stashes + i, stashes + i + 1, (n_stashes - i - 1) * sizeof(struct CpStash));
+   n_stashes--;
+}
+
+/* Thread t is gone: the frames of its own stack with it. */
+static void forget_stashes(const CpThread* t)
+{
+   for (UInt i = n_stashes; i-- > 0; )
+      if (stashes[i].owner == t->index) {
+         stash_free(&stashes[i]);
+         stash_remove(i);
+      }
 }
 
 void cp_thread_created(ThreadId tid, ThreadId parent)
@@ -507,17 +520,16 @@ static void stash_frames(CpThread* t)
    Addr book_sp = t->frames[0].book_sp;
    t->frames[0].book_sp = 0;
    if (t->depth == 1 && book_sp == 0 && t->area_kind != CP_AREA_GLOBAL) return;
-   if (t->n_stashes == CP_MAX_STASHES) {        /* the oldest goes */
-      stash_free(&t->stashes[0]);
-      VG_(memmove)(t->stashes, t->stashes + 1, (t->n_stashes - 1) * sizeof(struct CpStash));
-      t->n_stashes--;
+   if (n_stashes == CP_MAX_STASHES) {        /* the oldest goes */
+      stash_free(&stashes[0]);
+      stash_remove(0);
    }
-   if (t->n_stashes == t->stashes_cap) {
-      t->stashes_cap = t->stashes_cap ? 2 * t->stashes_cap : 4;
-      t->stashes = VG_(realloc)("cp.threads.stashes", t->stashes,
-                                t->stashes_cap * sizeof(struct CpStash));
+   if (n_stashes == stashes_cap) {
+      stashes_cap = stashes_cap ? 2 * stashes_cap : 4;
+      stashes = VG_(realloc)("cp.threads.stashes", stashes, stashes_cap * sizeof(struct CpStash));
    }
-   struct CpStash* st = &t->stashes[t->n_stashes++];
+   struct CpStash* st = &stashes[n_stashes++];
+   st->owner = t->area_kind == CP_AREA_THREAD ? t->index : 0;
    st->lo = t->area_lo;
    st->hi = t->area_hi;
    st->kind = t->area_kind;
@@ -546,9 +558,9 @@ static void stash_frames(CpThread* t)
 static void switch_area(CpThread* t, Addr sp)
 {
    stash_frames(t);
-   for (UInt i = t->n_stashes; i-- > 0; ) {       /* the newest first */
-      struct CpStash* st = &t->stashes[i];
-      if (sp < st->lo || sp > st->hi) continue;
+   for (UInt i = n_stashes; i-- > 0; ) {       /* the newest first */
+      struct CpStash* st = &stashes[i];
+      if (sp < st->lo || sp > st->hi || (st->owner != 0 && st->owner != t->index)) continue;
       Bool valid = stash_still_valid(st, sp);
       if (valid) {
          while (t->frames_cap < 1 + st->n) {
@@ -569,9 +581,7 @@ static void switch_area(CpThread* t, Addr sp)
       } else {
          stash_free(st);                          /* a block freed since */
       }
-      VG_(memmove)(t->stashes + i, t->stashes + i + 1,
-                   (t->n_stashes - i - 1) * sizeof(struct CpStash));
-      t->n_stashes--;
+      stash_remove(i);
       if (valid) {
          if (t == cp_cur_thread) cp_percall_switch(t->index);
          return;

@@ -10,7 +10,7 @@
  * A thread that moves its stack pointer to another stack (swapcontext,
  * setcontext, the coroutines and green threads built on them) keeps the
  * frames of each stack apart: the frames of the stack it leaves are put
- * away, and taken back when it returns to that stack.  A stack here is the
+ * away, and taken back when it (or another thread) returns to that stack.  A stack here is the
  * thread's own, or the heap block, the global or the mapping that holds
  * the stack pointer. */
 #ifndef CP_CALLSTACK_H
@@ -39,8 +39,6 @@ typedef struct {
                         code was left by longjmp, an exception or a jump) */
 } CpFrame;
 
-struct CpStash;                 /* the frames of a stack the thread left (cp_callstack.c) */
-
 /* What the stack of a thread's frames is. */
 enum { CP_AREA_ALL,             /* not known yet: every address */
        CP_AREA_THREAD,          /* the thread's own */
@@ -60,8 +58,6 @@ typedef struct CpThread {
    Addr     area_lo, area_hi;     /* the stack its frames are on: [stack_lo, stack_hi], or
                                      another one that the program switched to */
    UChar    area_kind;            /* what that stack is: CP_AREA_... */
-   struct CpStash* stashes;       /* the frames of the other stacks it left, oldest first */
-   UInt     n_stashes, stashes_cap;
    UInt     stack_inst1;          /* a stack in a heap block: the block's instance
                                      in cp_objects + 1, else 0 */
    UInt     n_barriers;           /* alternate-signal-stack barriers among the frames */
