@@ -59,6 +59,9 @@ typedef struct {
    SizeT  size;
    UChar* prod_bits;     /* bytes written and later read, made on first need */
    Bool   live;
+   Bool   stack_in;      /* a heap block part of which is a live thread's stack
+                            (pthread_attr_setstack): not all its bytes are its own
+                            in the block map */
 } Instance;
 
 /* The length in bytes of the prod_bits of an instance of size bytes: a bit
@@ -185,6 +188,7 @@ static UInt new_instance(UInt obj, Addr base, SizeT size)
    insts[i].size = size;
    insts[i].prod_bits = NULL;
    insts[i].live = True;
+   insts[i].stack_in = False;
    return i;
 }
 
@@ -611,6 +615,9 @@ void cp_objects_thread_stack(UInt ti, Addr lo, Addr hi)
       o->size = hi - lo;
       stack_obj[ti] = o->id + 1;
    }
+   /* a stack in a heap block: the block's extent is no longer all its own */
+   CpWriter v = cp_shadow_get(blockmap, lo);
+   if (v && !(v & CP_STACK_TAG) && v - 1 < n_insts) insts[v - 1].stack_in = True;
    blockmap_set(lo, hi - lo, CP_STACK_TAG | (stack_obj[ti] - 1));
 }
 
@@ -620,8 +627,10 @@ void cp_objects_thread_gone(Addr lo, Addr hi, UInt inst1)
    blockmap_set(lo, hi - lo, 0);
    /* a stack in a heap block (pthread_attr_setstack): the block is the
       heap object's again */
-   if (inst1 && inst1 - 1 < n_insts && insts[inst1 - 1].live && insts[inst1 - 1].size)
+   if (inst1 && inst1 - 1 < n_insts && insts[inst1 - 1].live && insts[inst1 - 1].size) {
+      insts[inst1 - 1].stack_in = False;
       blockmap_set(insts[inst1 - 1].base, insts[inst1 - 1].size, inst1);
+   }
 }
 
 /* ------------------------- thread-local variables ---------------------- */
@@ -940,8 +949,11 @@ static Bool object_at_slow(Addr a, UInt* obj, UInt* inst1, Addr* end)
    *obj = insts[v - 1].obj;
    *end = insts[v - 1].base + insts[v - 1].size;
    /* a block's bytes are all in the map as its own (payloads share no
-      granule; the slack after the end is not the block's) */
-   if (outside_named_and_exe(insts[v - 1].base, *end))
+      granule; the slack after the end is not the block's), unless part of
+      it is a thread's stack: then the part above the stack, where a lies
+      (the stack starts at the block's start, see cp_callstack.c), is
+      looked up each time */
+   if (!insts[v - 1].stack_in && outside_named_and_exe(insts[v - 1].base, *end))
       extent_keep(insts[v - 1].base, *end, True, *end, *obj, v);
    return True;
 }
