@@ -388,14 +388,18 @@ void cp_threads_nodes_ready(void)
 
 /* ---- frames ---- */
 
+/* Room for n frames in t's stack of frames. */
+static void frames_reserve(CpThread* t, UInt n)
+{
+   if (n <= t->frames_cap) return;
+   while (t->frames_cap < n) t->frames_cap *= 2;
+   t->frames = VG_(realloc)("cp.threads.frames", t->frames, t->frames_cap * sizeof(CpFrame));
+}
+
 static void push(CpThread* t, Addr sp, UInt node, UInt cnode, Bool barrier, Bool collect,
                  Bool per_call)
 {
-   if (t->depth == t->frames_cap) {
-      t->frames_cap *= 2;
-      t->frames = VG_(realloc)("cp.threads.frames", t->frames,
-                               t->frames_cap * sizeof(CpFrame));
-   }
+   frames_reserve(t, t->depth + 1);
    CpFrame* f = &t->frames[t->depth++];
    const CpLibReads* lr = t == cp_cur_thread ? &cp_libreads : &t->libreads;
    f->lib_sp = lr->sp;
@@ -563,11 +567,7 @@ static void switch_area(CpThread* t, Addr sp)
       if (sp < st->lo || sp > st->hi || (st->owner != 0 && st->owner != t->index)) continue;
       Bool valid = stash_still_valid(st, sp);
       if (valid) {
-         while (t->frames_cap < 1 + st->n) {
-            t->frames_cap *= 2;
-            t->frames = VG_(realloc)("cp.threads.frames", t->frames,
-                                     t->frames_cap * sizeof(CpFrame));
-         }
+         frames_reserve(t, 1 + st->n);
          if (st->n > 0) VG_(memcpy)(t->frames + 1, st->frames, st->n * sizeof(CpFrame));
          t->depth = 1 + st->n;
          t->frames[0].book_sp = st->book_sp;
@@ -613,20 +613,20 @@ static void push_node(CpThread* t, CpNode* n, Addr sp, Bool count_call)
       if (d > 1 && t->frames[d - 1].node == n->id) cnode = t->frames[d - 1].cnode;
    }
    /* the flags of the node charged (a caller context has those of its
-      function and those of patterns that name the context); a --collect-in
-      function collects from its own entry on, its call too */
+      function and those of patterns that name the context); whether the call
+      is collected is decided with its frame pushed: a --collect-in function
+      collects from its own entry on, its call too */
    const CpNode* cn = cp_nodes[cnode];
-   Bool per_call = count_call && cn->per_call
-                   && (collecting(t) || (collect_on && cn->collect_in));
-   if (per_call) {
+   push(t, sp, n->id, cnode, False, cn->collect_in, False);
+   if (count_call && cn->per_call && collecting(t)) {
       /* the path: the functions of the frames below, innermost first */
       UInt path[16];
       UInt k = 0;
-      for (UInt i = t->depth; i > 1 && k < 16; i--)
+      for (UInt i = t->depth - 1; i > 1 && k < 16; i--)
          if (!t->frames[i - 1].barrier) path[k++] = t->frames[i - 1].cnode;
       cp_percall_enter(t->index, cnode, path, k);
+      t->frames[t->depth - 1].per_call = True;
    }
-   push(t, sp, n->id, cnode, False, cn->collect_in, per_call);
    publish_top();
    if (count_call && cp_collect_mask) cp_nodes[cnode]->calls++;
 }

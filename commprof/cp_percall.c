@@ -94,7 +94,6 @@ struct CpPcStash* cp_percall_stash(UInt thread)
    s->calls = VG_(malloc)("cp.pc.stash.calls", tc->n * sizeof(Active));
    VG_(memcpy)(s->calls, tc->calls, tc->n * sizeof(Active));
    tc->n = 0;
-   if (tc == cur) cp_percall_active = False;
    return s;
 }
 
@@ -110,7 +109,6 @@ void cp_percall_unstash(UInt thread, struct CpPcStash* s)
    tc->n += s->n;
    VG_(free)(s->calls);
    VG_(free)(s);
-   if (tc == cur) cp_percall_active = True;
 }
 
 void cp_percall_stash_free(struct CpPcStash* s)

@@ -52,7 +52,8 @@ void cp_percall_object(UInt object, Addr a, SizeT n, Bool is_write, Bool access)
 /* The thread left a stack for another (swapcontext): its calls in
    progress, all on the stack left, are put away (NULL: there are none)
    until it returns to that stack and cp_percall_unstash puts them back on
-   top of its calls; cp_percall_stash_free forgets them. */
+   top of its calls (for the running thread, cp_percall_switch then publishes
+   cp_percall_active); cp_percall_stash_free forgets them. */
 struct CpPcStash* cp_percall_stash(UInt thread);
 void cp_percall_unstash(UInt thread, struct CpPcStash* s);
 void cp_percall_stash_free(struct CpPcStash* s);
