@@ -52,6 +52,7 @@ void cp_big_free(void* p, SizeT n)
 
 static void cp_post_clo_init(void)
 {
+   cp_options_check_core();
    cp_output_init();                 /* fails early if an output cannot be written */
    cp_shadow_init(&cp_shadow, cp_clo.gran_log2, True);
    cp_shadow.checkpoints = VG_(clo_stats);   /* shadow per byte near the peak, for --stats */

@@ -6,6 +6,8 @@
 
 #include "cp_global.h"
 #include "cp_options.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
 
 CpOptions cp_clo;
 
@@ -36,6 +38,22 @@ static void bad_option(const HChar* arg, const HChar* accepted)
 {
    VG_(fmsg)("Bad option %s: %s\n", arg, accepted);
    VG_(exit)(1);
+}
+
+/* Valgrind's core takes --xml=yes (its XML error output, which commprof
+   does not write), says that the tool does not support it and goes on; a
+   user who meant commprof's XML profile would find an empty --xml-file and
+   the profile elsewhere, so the run stops here, before the client runs. */
+void cp_options_check_core(void)
+{
+   const HChar* xml = NULL;
+   for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); i++) {
+      const HChar* a = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strncmp)(a, "--xml=", 6) == 0) xml = a;
+   }
+   if (xml && VG_(strcmp)(xml, "--xml=no") != 0)
+      bad_option(xml, "commprof writes no Valgrind XML error output; "
+                      "its XML profile is --commprof-xml-file=FILE (default commprof.out.%p.xml)");
 }
 
 /* If arg is "NAME=value", return the value, else NULL. */

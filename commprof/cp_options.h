@@ -49,6 +49,8 @@ extern CpOptions cp_clo;
 void cp_options_init(void);
 Bool cp_process_cmd_line_option(const HChar* arg);
 void cp_print_usage(void);
+/* Refuse the core's options that commprof cannot honour (--xml=yes). */
+void cp_options_check_core(void);
 /* The whole file at path, 0-terminated, in a block of cost centre cc (to
    VG_(free)); NULL with *err 1 if it cannot be opened, 2 if not read. */
 HChar* cp_read_file(const HChar* path, const HChar* cc, Int* err);

@@ -109,6 +109,12 @@ bad --object-exclude=,tmp 'none of them empty'
 bad --commprof-out-file= 'file name|file'
 bad --commprof-xml-file= 'file name|file'
 bad --commprof-bogus=1 ''
+# Valgrind's core only warns about --xml=yes (its XML error output, which
+# commprof does not write) and runs on; commprof stops and points at its own
+# XML profile option
+bad --xml=yes ''
+if grep -q -- '--commprof-xml-file' "$T/err"; then pass "bad-option --xml=yes names --commprof-xml-file"
+else fail "bad-option --xml=yes names --commprof-xml-file" "stderr: $(tail -c 300 "$T/err")"; fi
 
 # ---------------------------------------------------------------------------
 # 2. outputs that cannot be written
