@@ -33,8 +33,11 @@ void cp_hot_flags_update(void)
                 | (cp_collect_mask == 0 ? CP_HOT_NOCOLLECT : 0)
                 | (cp_load_extras ? CP_HOT_LOADEXTRA : 0)
                 | (cp_clo_first_read ? CP_HOT_FIRSTREAD : 0)
-                | (cp_book_sp != 0 ? CP_HOT_BOOK : 0);
+                | (cp_book_sp != 0 ? CP_HOT_BOOK : 0)
+                | (cp_libreads_any(&cp_libreads) ? CP_HOT_LIBREADS : 0);
 }
+
+static void program_store_cuts_reads(Addr a, UWord sz);
 
 static inline Bool on_current_stack(Addr a)
 {
@@ -318,6 +321,8 @@ static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNod
    CpNode* n;
    UInt c;
    Bool lib = charged(sn, &n, &c);
+   if ((k & K_STORE) && UNLIKELY(cp_hot_flags & CP_HOT_LIBREADS) && !lib)
+      program_store_cuts_reads(a, sz);
    access_as(a, sz, n, c, k, objects && !lib, False);
 }
 
@@ -518,15 +523,26 @@ static inline __attribute__((always_inline)) Bool store_fast_as(Addr a, UWord sz
    return True;
 }
 
+/* (stores of the program's code step aside while a library call it
+   interrupted has recorded reads: CP_HOT_LIBREADS) */
 static inline __attribute__((always_inline)) Bool store_fast(Addr a, UWord sz, CpNode* sn)
 {
-   return store_fast_as(a, sz, fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD), False);
+   return store_fast_as(a, sz, fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD | CP_HOT_LIBREADS),
+                        False);
+}
+
+/* The same for the stores of a run-time library's code, which lib_first has
+   done the library call's part of. */
+static inline __attribute__((always_inline)) Bool lib_store_fast(Addr a, UWord sz)
+{
+   return store_fast_as(a, sz, fast_who(NULL, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD), False);
 }
 
 /* The same with --objects: the objects' part first. */
 static inline __attribute__((always_inline)) Bool objects_store_fast(Addr a, UWord sz, CpNode* sn)
 {
-   return store_fast_as(a, sz, fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD), True);
+   return store_fast_as(a, sz, fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_FIRSTREAD | CP_HOT_LIBREADS),
+                        True);
 }
 
 static __attribute__((noinline)) void store_slow_n(Addr a, UWord sz, CpNode* sn)
@@ -630,6 +646,7 @@ static __attribute__((noinline)) Bool lib_load_once(Addr a, UWord sz, Bool group
 {
    if (lib_frame(a) || sz > 64) return True;
    ULong fresh = cp_libreads_load(&cp_libreads, a, (UInt)sz);
+   cp_hot_flags |= CP_HOT_LIBREADS;          /* it has reads now */
    ULong all = sz == 64 ? ~0ULL : (1ULL << sz) - 1;
    if (LIKELY(fresh == all)) return True;
    while (fresh) {
@@ -650,6 +667,15 @@ static inline void lib_written(Addr a, UWord sz)
 {
    if (UNLIKELY(cp_libreads_any(&cp_libreads)) && !lib_frame(a))
       cp_libreads_store(&cp_libreads, a, sz);
+}
+
+/* A store of the program's code (a callback the library call called, say
+   the read function of an fopencookie stream, whose bytes the fgets that
+   called it reads) while the library call has recorded reads: its bytes
+   count again at the call's next read. */
+static void program_store_cuts_reads(Addr a, UWord sz)
+{
+   lib_written(a, sz);
 }
 
 /* What an access of kind k of a library's code (data d) does before the
@@ -689,7 +715,7 @@ CP_LIB_HELPERS(modify, K_MODIFY)
    VG_REGPARM(2) void cp_h_load_l##SZ(Addr a, const CpLibData* d) \
    { if (lib_first(a, SZ, d, K_LOAD, False)) cp_h_load_d##SZ(a); } \
    VG_REGPARM(2) void cp_h_store_l##SZ(Addr a, const CpLibData* d) \
-   { if (lib_first(a, SZ, d, K_STORE, False)) cp_h_store_d##SZ(a); } \
+   { if (lib_first(a, SZ, d, K_STORE, False) && !lib_store_fast(a, SZ)) store_slow_d(a, SZ); } \
    VG_REGPARM(2) void cp_h_modify_l##SZ(Addr a, const CpLibData* d) \
    { if (lib_first(a, SZ, d, K_MODIFY, False)) cp_h_modify_d##SZ(a); }
 CP_SIZED_LIB_HELPERS(1)
@@ -747,6 +773,8 @@ static void group_part(Addr a, UWord sz, CpNode* sn, UInt k)
    CpNode* n;
    UInt c;
    Bool lib = charged(sn, &n, &c);
+   if ((k & K_STORE) && UNLIKELY(cp_hot_flags & CP_HOT_LIBREADS) && !lib)
+      program_store_cuts_reads(a, sz);
    access_as(a, sz, n, c, k, cp_clo.objects && !lib, True);
 }
 

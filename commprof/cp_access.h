@@ -23,6 +23,11 @@ extern Bool cp_load_extras;    /* time slices or first-read bytes are on */
 #define CP_HOT_FIRSTREAD  8    /* stores feed the first-read serials */
 #define CP_HOT_BOOK      16    /* cp_book_sp is set: the code outside the nodes may
                                   be working for the library's bookkeeping code */
+#define CP_HOT_LIBREADS  32    /* the library call in progress has recorded reads
+                                  (cp_libreads_any): a store of the program's code
+                                  (a callback's) makes its bytes count again, so
+                                  stores step aside; the next call the program makes
+                                  clears it (generated code) */
 extern UInt cp_hot_flags;
 void cp_hot_flags_update(void);
 

@@ -98,6 +98,9 @@ static void publish_top(void)
    CpThread* t = cp_cur_thread;
    CpFrame*  f = &t->frames[t->depth - 1];
    cp_top_sp = t->n_barriers ? 0 : t->depth > 1 ? f->sp : t->area_hi;
+   /* a library call a callback interrupted goes on when the callback returns */
+   if (t->n_lib_nest && cp_top_sp != 0 && t->lib_nest[t->n_lib_nest - 1].cb_sp < cp_top_sp)
+      cp_top_sp = t->lib_nest[t->n_lib_nest - 1].cb_sp;
    cp_area_lo = t->n_barriers ? 0 : t->area_lo;
    cp_book_sp = f->book_sp;
    cp_book_ret = f->book_ret;
@@ -463,15 +466,70 @@ static UInt caller_context(CpThread* t, CpNode* n)
    return cp_node_context(n, callers, k)->id;
 }
 
+/* The innermost library call that a callback without a node frame
+   interrupted goes on (its callback has returned), as at pop_to. */
+static void pop_lib_nest(CpThread* t)
+{
+   CpLibReads* lr = t == cp_cur_thread ? &cp_libreads : &t->libreads;
+   const CpLibNest* e = &t->lib_nest[--t->n_lib_nest];
+   if (lr->call != e->call) {
+      lr->n = 0;
+      lr->call = e->call;
+   }
+   lr->sp = e->sp;
+   lr->cb_sp = t->n_lib_nest ? t->lib_nest[t->n_lib_nest - 1].cb_sp : 0;
+}
+
 /* Pop the frames (down to the bottom one or a barrier) that a stack pointer
-   of sp has left: those whose sp is below it, or at it too with at_too. */
+   of sp has left: those whose sp is below it, or at it too with at_too; and
+   the interrupted library calls whose callbacks it has left (not while a
+   signal handler runs on the alternate stack, which may lie above), the
+   newest (lowest) of both first, so that the oldest one's library call is
+   the one that goes on. */
 static inline void drop_frames_below(CpThread* t, Addr sp, Bool at_too)
 {
    drop_dead_alt_frames(t, sp);
    UInt d = t->depth;
    while (d > 1 && !t->frames[d - 1].barrier
           && (t->frames[d - 1].sp < sp || (at_too && t->frames[d - 1].sp == sp))) d--;
-   pop_to(t, d);
+   if (LIKELY(t->n_lib_nest == 0) || t->n_barriers != 0) {
+      pop_to(t, d);
+      return;
+   }
+   for (;;) {
+      Bool nest = t->n_lib_nest > 0 && t->lib_nest[t->n_lib_nest - 1].cb_sp < sp;
+      Bool frame = t->depth > d;
+      if (!nest && !frame) break;
+      if (frame && (!nest || t->frames[t->depth - 1].sp <= t->lib_nest[t->n_lib_nest - 1].cb_sp))
+         pop_to(t, t->depth - 1);
+      else
+         pop_lib_nest(t);
+   }
+}
+
+/* The program's code below cb_sp (the latest indirect call of a run-time
+   library's code) makes a call: it is a callback of the library call in
+   progress, which the new call interrupts.  A node frame pushed inside the
+   callback already keeps the interrupted call (CpFrame's lib_sp, lib_call);
+   else it goes on the thread's CpLibNest stack. */
+VG_REGPARM(1) void cp_h_lib_callback_call(Addr sp)
+{
+   CpThread* t = cp_cur_thread;
+   if (UNLIKELY(t == NULL)) return;
+   CpLibReads* lr = &cp_libreads;
+   Addr cb = lr->cb_sp;
+   (void)sp;
+   if (t->n_lib_nest && t->lib_nest[t->n_lib_nest - 1].cb_sp <= cb) return;   /* has it */
+   /* a node frame at or below cb was pushed inside the callback before any
+      call of its own (frames below the library's call were dropped there) */
+   const CpFrame* f = &t->frames[t->depth - 1];
+   if (t->depth > 1 && !f->barrier && f->sp <= cb) return;
+   if (t->n_lib_nest == CP_MAX_LIB_NEST) return;
+   CpLibNest* e = &t->lib_nest[t->n_lib_nest++];
+   e->cb_sp = cb;
+   e->sp = lr->sp;
+   e->call = lr->call;
+   publish_top();
 }
 
 /* The stack that holds sp, which is not the one the frames of thread t are
@@ -561,6 +619,7 @@ static void stash_frames(CpThread* t)
    if t left it before, come back on top of the bottom frame. */
 static void switch_area(CpThread* t, Addr sp)
 {
+   t->n_lib_nest = 0;         /* (a callback that switched stacks: not followed) */
    stash_frames(t);
    for (UInt i = n_stashes; i-- > 0; ) {       /* the newest first */
       struct CpStash* st = &stashes[i];

@@ -39,6 +39,19 @@ typedef struct {
                         code was left by longjmp, an exception or a jump) */
 } CpFrame;
 
+/* A library call that a callback without a node frame interrupted: the
+   callback (code of an object that is not a node, or a function left out of
+   the nodes) made a call of its own, so the call in progress changed; when
+   the stack pointer goes above cb_sp (the callback has returned, or was
+   left by longjmp), the interrupted call goes on, as for a node function's
+   frame (CpFrame's lib_sp and lib_call). */
+typedef struct {
+   Addr  cb_sp;      /* the callback's entry: its return address is at cb_sp */
+   Addr  sp;         /* the interrupted library call (CpLibReads' sp and call) */
+   ULong call;
+} CpLibNest;
+#define CP_MAX_LIB_NEST 64
+
 /* What the stack of a thread's frames is. */
 enum { CP_AREA_ALL,             /* not known yet: every address */
        CP_AREA_THREAD,          /* the thread's own */
@@ -71,6 +84,8 @@ typedef struct CpThread {
    UInt     n_regions, regions_cap;
    UInt     collect_depth;        /* --collect-in frames on the stack */
    CpLibReads libreads;           /* its library call while another thread runs */
+   CpLibNest lib_nest[CP_MAX_LIB_NEST];   /* library calls interrupted by callbacks */
+   UInt     n_lib_nest;                   /* without node frames, innermost last */
    Addr     tls_tp;               /* the thread pointer its block of the executable's
                                      thread-local variables was set up for, or 0 */
 } CpThread;
@@ -141,6 +156,9 @@ UInt cp_ctx_of_thread(CpThread* t, UInt node);
 /* Helpers called from generated code. */
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp);
 VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp);   /* no call counted */
+/* The program's code below cp_libreads.cb_sp makes a call at sp (see
+   CpLibNest). */
+VG_REGPARM(1) void cp_h_lib_callback_call(Addr sp);
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp, and
                                                     follow a change of stacks */
 

@@ -1135,9 +1135,24 @@ static LibCallEffect library_call_effect(Addr ia, const CpLibData* lib, IRJumpKi
 static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* next, Bool start)
 {
    if (start) {
+      /* at or below the stack pointer of the latest indirect call of a
+         library's code (a callback's tail call is at it): a callback
+         interrupts the library call (cp_h_lib_callback_call); else that
+         call is over (cb_sp = 0) */
+      IRExpr* sp = get_sp(sb, layout);
+      IRExpr* cb = load64(sb, &cp_libreads.cb_sp);
+      IRExpr* inside = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, sp, cb));
+      add_dirty(sb, 1, "cp_h_lib_callback_call", cp_h_lib_callback_call, mkIRExprVec_1(sp), inside);
+      addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.cb_sp),
+                                     assign(sb, Ity_I64, IRExpr_ITE(inside, cb,
+                                                                    IRExpr_Const(IRConst_U64(0))))));
       emit_add64(sb, mkIRExpr_HWord((HWord)&cp_libreads.call), 0, mkIRExpr_HWord(1));
       addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.sp),
                                      get_sp(sb, layout)));
+      /* the new call has read nothing yet: cp_hot_flags &= ~CP_HOT_LIBREADS */
+      IRExpr* f = assign(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&cp_hot_flags)));
+      f = assign(sb, Ity_I32, IRExpr_Binop(Iop_And32, f, IRExpr_Const(IRConst_U32(~(UInt)CP_HOT_LIBREADS))));
+      addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_hot_flags), f));
    }
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.target), next));
 }
@@ -1730,6 +1745,12 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    end_insn_accesses(sb, &acc, node);
    if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
    if (run) run_close(run);
+
+   /* an indirect call of a run-time library's code: perhaps a callback of
+      the program (a qsort comparator), entered at the stack pointer now */
+   if (sbIn->jumpkind == Ijk_Call && sbIn->next->tag != Iex_Const && cur_lib != NULL)
+      addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.cb_sp),
+                                     get_sp(sb, layout)));
 
    /* a call, or an indirect jump (a tail call through the PLT stub's
       jmp *GOT, or through the GOT with -fno-plt) */

@@ -35,6 +35,11 @@ typedef struct {
    ULong call;          /* library calls the thread has made (generated code adds 1) */
    Addr  sp;            /* the stack pointer at the latest: the library's frames are below */
    Addr  target;        /* where the latest went (a PLT stub, then the function) */
+   Addr  cb_sp;         /* the stack pointer (the return address on top) at the
+                           latest indirect call of a run-time library's code, or 0:
+                           code that runs below it may be the library's callback
+                           (a qsort comparator), whose return the library call
+                           goes on after (cp_callstack.h, CpLibNest) */
    ULong ranges_call;   /* the call whose reads the ranges hold */
    UInt  n;             /* ranges in use */
    Addr  lo[CP_LIBREADS_MAX], hi[CP_LIBREADS_MAX];   /* [lo, hi) read: disjoint, never
