@@ -646,7 +646,8 @@ static __attribute__((noinline)) Bool lib_load_once(Addr a, UWord sz, Bool group
 {
    if (lib_frame(a) || sz > 64) return True;
    ULong fresh = cp_libreads_load(&cp_libreads, a, (UInt)sz);
-   cp_hot_flags |= CP_HOT_LIBREADS;          /* it has reads now */
+   cp_hot_flags |= CP_HOT_LIBREADS;          /* it has reads now, until it returns */
+   cp_top_sp_libreads();
    ULong all = sz == 64 ? ~0ULL : (1ULL << sz) - 1;
    if (LIKELY(fresh == all)) return True;
    while (fresh) {

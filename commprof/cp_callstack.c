@@ -101,6 +101,7 @@ static void publish_top(void)
    /* a library call a callback interrupted goes on when the callback returns */
    if (t->n_lib_nest && cp_top_sp != 0 && t->lib_nest[t->n_lib_nest - 1].cb_sp < cp_top_sp)
       cp_top_sp = t->lib_nest[t->n_lib_nest - 1].cb_sp;
+   cp_top_sp_libreads();
    cp_area_lo = t->n_barriers ? 0 : t->area_lo;
    cp_book_sp = f->book_sp;
    cp_book_ret = f->book_ret;
@@ -787,11 +788,14 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
 {
    CpThread* t = cp_cur_thread;
    if (UNLIKELY(t == NULL)) return;
-   UInt d0 = t->depth;
+   UInt d0 = t->depth, n0 = t->n_lib_nest;
    Bool moved = left_area(t, sp);
    if (moved) switch_area(t, sp);
    drop_frames_below(t, sp, False);
-   if (moved || t->depth != d0) publish_top();
+   /* the library call has returned (or was left): its reads are over */
+   Bool over = cp_libreads_any(&cp_libreads) && sp > cp_libreads.sp;
+   if (over) cp_libreads.n = 0;
+   if (moved || over || t->depth != d0 || t->n_lib_nest != n0) publish_top();
 }
 
 /* ---- code regions, collection, phases ---- */

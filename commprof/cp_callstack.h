@@ -105,6 +105,16 @@ extern CpNode*   cp_cur_node;     /* its node */
 extern Addr      cp_top_sp;       /* sp of the innermost frame (the top of the stack
                                      when there is none): a stack pointer above it
                                      has left frames or the stack */
+/* While the library call in progress has recorded reads (cp_libreads_any),
+   cp_top_sp is at most its stack pointer, so that its return calls
+   cp_h_unwind_below, which forgets them (the program's stores then take the
+   fast path again: CP_HOT_LIBREADS). */
+extern CpLibReads cp_libreads;   /* the running thread's library call (cp_access.c) */
+static inline void cp_top_sp_libreads(void)
+{
+   if (cp_libreads_any(&cp_libreads) && cp_top_sp != 0 && cp_libreads.sp < cp_top_sp)
+      cp_top_sp = cp_libreads.sp;
+}
 extern Addr      cp_area_lo;      /* the lowest address of the stack the frames are on:
                                      a stack pointer below it is on another stack */
 extern Addr      cp_book_sp;      /* book_sp of the innermost frame */
