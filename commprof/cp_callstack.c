@@ -793,7 +793,7 @@ VG_REGPARM(1) void cp_h_unwind_below(Addr sp)
    if (moved) switch_area(t, sp);
    drop_frames_below(t, sp, False);
    /* the library call has returned (or was left): its reads are over */
-   Bool over = cp_libreads_any(&cp_libreads) && sp > cp_libreads.sp;
+   Bool over = cp_libreads_any(&cp_libreads) && cp_libreads.sp != 0 && sp > cp_libreads.sp;
    if (over) cp_libreads.n = 0;
    if (moved || over || t->depth != d0 || t->n_lib_nest != n0) publish_top();
 }

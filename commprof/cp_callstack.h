@@ -108,11 +108,12 @@ extern Addr      cp_top_sp;       /* sp of the innermost frame (the top of the s
 /* While the library call in progress has recorded reads (cp_libreads_any),
    cp_top_sp is at most its stack pointer, so that its return calls
    cp_h_unwind_below, which forgets them (the program's stores then take the
-   fast path again: CP_HOT_LIBREADS). */
+   fast path again: CP_HOT_LIBREADS).  Not before the program's first call
+   (sp 0): the start-up code is one call until then. */
 extern CpLibReads cp_libreads;   /* the running thread's library call (cp_access.c) */
 static inline void cp_top_sp_libreads(void)
 {
-   if (cp_libreads_any(&cp_libreads) && cp_top_sp != 0 && cp_libreads.sp < cp_top_sp)
+   if (cp_libreads_any(&cp_libreads) && cp_libreads.sp != 0 && cp_libreads.sp < cp_top_sp)
       cp_top_sp = cp_libreads.sp;
 }
 extern Addr      cp_area_lo;      /* the lowest address of the stack the frames are on:
