@@ -1132,7 +1132,8 @@ static LibCallEffect library_call_effect(Addr ia, const CpLibData* lib, IRJumpKi
 /* A library call starts (start: else it only goes on to next): count it,
    and note the stack pointer (after the call's push), above which the
    library's frames never lie, and where it goes (next, an atom). */
-static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* next, Bool start)
+static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* next, Bool start,
+                              Addr ia)
 {
    if (start) {
       /* at or below the stack pointer of the latest indirect call of a
@@ -1152,9 +1153,27 @@ static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* ne
       /* the new call has read nothing yet: cp_hot_flags &= ~CP_HOT_LIBREADS */
       IRExpr* f = assign(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&cp_hot_flags)));
       f = assign(sb, Ity_I32, IRExpr_Binop(Iop_And32, f, IRExpr_Const(IRConst_U32(~(UInt)CP_HOT_LIBREADS))));
-      addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_hot_flags), f));
+      addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.target), next));
+      return;
    }
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.target), next));
+   /* the resolver's jump to the function it bound (ia is the dynamic
+      linker's): where the call goes if the program's call needed the
+      binding, the call's target then being the resolver; not when a
+      library's own call did (calloc@plt of libc in the middle of
+      fmemopen) */
+   const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ia);
+   Addr lo = 0;
+   SizeT span = 0;
+   if (di) {
+      lo = VG_(DebugInfo_get_text_avma)(di);
+      span = VG_(DebugInfo_get_text_size)(di);
+   }
+   IRExpr* cur = load64(sb, &cp_libreads.target);
+   IRExpr* off = assign(sb, Ity_I64, IRExpr_Binop(Iop_Sub64, cur, IRExpr_Const(IRConst_U64(lo))));
+   IRExpr* resolving = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, off,
+                                                       IRExpr_Const(IRConst_U64(span))));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.target),
+                                  assign(sb, Ity_I64, IRExpr_ITE(resolving, next, cur))));
 }
 
 /* At the start of a block of code whose every access is (library data)'s:
@@ -1757,7 +1776,7 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    if (sbIn->jumpkind == Ijk_Call
        || (sbIn->jumpkind == Ijk_Boring && sbIn->next->tag != Iex_Const)) {
       LibCallEffect e = library_call_effect(ia, cur_lib, sbIn->jumpkind);
-      if (e != LC_NONE) emit_library_call(sb, layout, deepCopyIRExpr(sbIn->next), e == LC_START);
+      if (e != LC_NONE) emit_library_call(sb, layout, deepCopyIRExpr(sbIn->next), e == LC_START, ia);
    }
 
    if (sbIn->jumpkind == Ijk_Ret
