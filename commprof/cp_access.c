@@ -406,9 +406,9 @@ static __attribute__((noinline)) void load_other_edge(Addr a, UWord sz, CpNode* 
 /* The first half of load_fast: who loads, and the one producer of the
    bytes; False (nothing changed) if either is not known the quick way. */
 static inline __attribute__((always_inline)) Bool load_fast_who(Addr a, UWord sz, CpNode* sn,
-                                                                Who* who, UInt* p)
+                                                                Who* who, UInt* p, UInt stop)
 {
-   *who = fast_who(sn, a, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA);
+   *who = fast_who(sn, a, stop);
    if (UNLIKELY(who->n == NULL)) return False;
    Addr cn = a >> CP_CHUNK_BITS;
    if (UNLIKELY((a & (CP_CHUNK_SIZE - 1)) + sz > CP_CHUNK_SIZE) || UNLIKELY(cn >= CP_PRIMARY_SIZE))
@@ -469,7 +469,7 @@ static inline __attribute__((always_inline)) Bool load_fast(Addr a, UWord sz, Cp
 {
    Who who;
    UInt p;
-   if (UNLIKELY(!load_fast_who(a, sz, sn, &who, &p))) return False;
+   if (UNLIKELY(!load_fast_who(a, sz, sn, &who, &p, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA))) return False;
    load_fast_credit(a, sz, who, p);
    return True;
 }
@@ -479,7 +479,7 @@ static inline __attribute__((always_inline)) Bool objects_load_fast(Addr a, UWor
 {
    Who who;
    UInt p;
-   if (UNLIKELY(!load_fast_who(a, sz, sn, &who, &p))) return False;
+   if (UNLIKELY(!load_fast_who(a, sz, sn, &who, &p, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA))) return False;
    cp_objects_load_from(a, sz, who.c, who.n, p);
    load_fast_credit(a, sz, who, p);
    return True;
@@ -555,6 +555,23 @@ static __attribute__((noinline)) void store_slow_d(Addr a, UWord sz)
    access(a, sz, NULL, K_STORE, False);
 }
 
+/* The common read-modify-write instruction (add $1, (mem)): a load and a
+   store of the same bytes, which the generated code passes to one helper
+   (flush_accesses).  Its fast path is load_fast's and then store_fast's,
+   with who loads and stores found once; else the two are done one after
+   the other, as two helpers would. */
+static inline __attribute__((always_inline)) Bool modify_fast(Addr a, UWord sz, CpNode* sn)
+{
+   Who who;
+   UInt p;
+   if (UNLIKELY(!load_fast_who(a, sz, sn, &who, &p, CP_HOT_NOCOLLECT | CP_HOT_LOADEXTRA
+                                                    | CP_HOT_FIRSTREAD | CP_HOT_LIBREADS)))
+      return False;
+   load_fast_credit(a, sz, who, p);
+   store_fast_as(a, sz, who, False);
+   return True;
+}
+
 /* With --objects: the objects' part of a load or store, as access() does
    it with objects, before the rest, which then takes the fast paths. */
 static inline __attribute__((always_inline)) void objects_part(Addr a, UWord sz, CpNode* sn, UInt k)
@@ -594,8 +611,15 @@ CP_OBJECTS_HELPERS(store, K_STORE)
      if (!store_fast(a, SZ, n)) store_slow_n(a, SZ, n); } \
    VG_REGPARM(1) void cp_h_store_d##SZ (Addr a) \
    { if (!store_fast(a, SZ, NULL)) store_slow_d(a, SZ); } \
-   VG_REGPARM(2) void cp_h_modify_n##SZ(Addr a, CpNode* n) { access(a, SZ, n,    K_MODIFY, False); } \
-   VG_REGPARM(1) void cp_h_modify_d##SZ(Addr a)            { access(a, SZ, NULL, K_MODIFY, False); }
+   VG_REGPARM(2) void cp_h_modify_n##SZ(Addr a, CpNode* n) \
+   { if (n == NULL) __builtin_unreachable(); \
+     if (modify_fast(a, SZ, n)) return; \
+     if (!load_fast(a, SZ, n)) load_slow_n(a, SZ, n); \
+     if (!store_fast(a, SZ, n)) store_slow_n(a, SZ, n); } \
+   VG_REGPARM(1) void cp_h_modify_d##SZ(Addr a) \
+   { if (modify_fast(a, SZ, NULL)) return; \
+     if (!load_fast(a, SZ, NULL)) load_slow_d(a, SZ); \
+     if (!store_fast(a, SZ, NULL)) store_slow_d(a, SZ); }
 CP_SIZED_HELPERS(1)
 CP_SIZED_HELPERS(2)
 CP_SIZED_HELPERS(4)

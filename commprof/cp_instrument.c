@@ -1340,6 +1340,23 @@ static void flush_accesses(IRSB* sb, InsnAccesses* acc)
       if (acc->a[j].k != ACC_LOAD) stores++;
    }
    Bool group = loads > 1 || stores > 1;
+   /* a read-modify-write of the same bytes (add $1, (mem)) by the program's
+      code: one helper call (the modify helpers do the load, then the
+      store) */
+   if (acc->n == 2 && !cp_clo.objects) {
+      DeferredAccess* l = &acc->a[0];
+      const DeferredAccess* w = &acc->a[1];
+      if (l->k == ACC_LOAD && w->k == ACC_STORE && l->size == w->size
+          && (l->size == 1 || l->size == 2 || l->size == 4 || l->size == 8)
+          && !l->guard && !w->guard && l->maskreg < 0 && w->maskreg < 0
+          && l->node == w->node && (l->node != NULL || l->lib == NULL) && w->lib == l->lib
+          && l->addr->tag == Iex_RdTmp && w->addr->tag == Iex_RdTmp
+          && l->addr->Iex.RdTmp.tmp == w->addr->Iex.RdTmp.tmp) {
+         emit_access(sb, ACC_MODIFY, l->addr, l->size, l->node, l->lib, NULL);
+         acc->n = 0;
+         return;
+      }
+   }
    if (group) add_dirty(sb, 0, "cp_h_group_begin", cp_h_group_begin, mkIRExprVec_0(), NULL);
    for (UInt j = 0; j < acc->n; j++) {
       DeferredAccess* d = &acc->a[j];
