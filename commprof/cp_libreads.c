@@ -89,12 +89,18 @@ void cp_libreads_store(CpLibReads* r, Addr a, SizeT sz)
          r->lo[i] = e;
       } else if (e >= rh) {
          r->hi[i] = a;
-      } else {                          /* written in its middle: two ranges */
-         r->hi[i] = a;
-         if (r->n < CP_LIBREADS_MAX) {  /* else the upper part is forgotten */
-            r->lo[r->n] = e;
-            r->hi[r->n] = rh;
-            r->n++;
+      } else {                          /* written in its middle: two ranges, */
+         r->hi[i] = a;                  /* as recent as the one they were, so the */
+         UInt n = r->n < CP_LIBREADS_MAX ? r->n : CP_LIBREADS_MAX - 1;  /* oldest goes */
+         if (i + 1 < CP_LIBREADS_MAX) { /* (the upper part, if that was the oldest) */
+            for (UInt j = n; j > i + 1; j--) {
+               r->lo[j] = r->lo[j - 1];
+               r->hi[j] = r->hi[j - 1];
+            }
+            r->lo[i + 1] = e;
+            r->hi[i + 1] = rh;
+            r->n = n + 1;
+            i++;                        /* (the upper part lies above the write) */
          }
       }
       i++;

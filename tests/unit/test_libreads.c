@@ -192,6 +192,17 @@ static void case_scan_copy(uintptr_t arg)
    CHECK(R.n == CP_LIBREADS_MAX, "%u ranges", R.n);
    CHECK(cp_libreads_load(&R, 0x1000, 4) == 0xf, "the oldest range counts again");
    CHECK(cp_libreads_load(&R, 0x5000, 4) == 0, "the newest is kept");
+   /* a write in the middle of a range while four are kept: its two parts are
+      as recent as it was, and the oldest range goes (not the upper part) */
+   R.call++;
+   for (unsigned i = 0; i < 4; i++) cp_libreads_load(&R, 0x1000 * (i + 1), 8);  /* 0x4000 newest */
+   cp_libreads_store(&R, 0x3002, 2);                  /* the middle of the second oldest */
+   CHECK(R.n == CP_LIBREADS_MAX, "%u ranges", R.n);
+   CHECK(cp_libreads_load(&R, 0x3000, 8) == 0x0c, "only the bytes written count again: mask %llx",
+         (unsigned long long)cp_libreads_load(&R, 0x3000, 8));
+   CHECK(cp_libreads_load(&R, 0x4000, 8) == 0, "the newest is kept");
+   CHECK(cp_libreads_load(&R, 0x2000, 8) == 0, "the second newest is kept");
+   CHECK(cp_libreads_load(&R, 0x1000, 8) == 0xff, "the oldest counts again");
 }
 
 static void case_top(uintptr_t arg)
