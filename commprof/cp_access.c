@@ -34,7 +34,7 @@ void cp_hot_flags_update(void)
                 | (cp_load_extras ? CP_HOT_LOADEXTRA : 0)
                 | (cp_clo_first_read ? CP_HOT_FIRSTREAD : 0)
                 | (cp_book_sp != 0 ? CP_HOT_BOOK : 0)
-                | (cp_libreads_any(&cp_libreads) ? CP_HOT_LIBREADS : 0);
+                | (cp_libreads_any(&cp_libreads) || cp_libreads_others ? CP_HOT_LIBREADS : 0);
 }
 
 static void program_store_cuts_reads(Addr a, UWord sz);
@@ -692,6 +692,7 @@ static inline void lib_written(Addr a, UWord sz)
 {
    if (UNLIKELY(cp_libreads_any(&cp_libreads)) && !lib_frame(a))
       cp_libreads_store(&cp_libreads, a, sz);
+   if (UNLIKELY(cp_libreads_others)) cp_libreads_cut_others(a, sz);   /* and other threads' */
 }
 
 /* A store of the program's code (a callback the library call called, say
@@ -855,6 +856,7 @@ void cp_record_write(Addr a, SizeT len, UInt w)
    cp_shadow_set_range(&cp_shadow, a, len, w);
    if (cp_clo_first_read) cp_firstread_store(a, len);
    libreads_written(&cp_libreads, a, len);
+   if (UNLIKELY(cp_libreads_others)) cp_libreads_cut_others(a, len);
 }
 
 void cp_record_copy(Addr dst, Addr src, SizeT len)
@@ -862,4 +864,5 @@ void cp_record_copy(Addr dst, Addr src, SizeT len)
    cp_shadow_copy_range(&cp_shadow, dst, src, len);
    if (cp_clo_first_read) cp_firstread_store(dst, len);
    libreads_written(&cp_libreads, dst, len);
+   if (UNLIKELY(cp_libreads_others)) cp_libreads_cut_others(dst, len);
 }

@@ -200,6 +200,49 @@ static void compute_stack_bounds(CpThread* t)
    }
 }
 
+/* The threads of cp_libreads_others. */
+UInt cp_libreads_others;
+static CpThread** others;
+static UInt others_cap;
+
+static void others_add(CpThread* t)
+{
+   if (cp_libreads_others == others_cap) {
+      others_cap = others_cap ? 2 * others_cap : 8;
+      others = VG_(realloc)("cp.threads.libreads", others, others_cap * sizeof(CpThread*));
+   }
+   others[cp_libreads_others++] = t;
+   t->libreads_saved = True;
+}
+
+static void others_remove(CpThread* t)
+{
+   if (!t->libreads_saved) return;
+   t->libreads_saved = False;
+   for (UInt i = 0; i < cp_libreads_others; i++)
+      if (others[i] == t) {
+         others[i] = others[--cp_libreads_others];
+         break;
+      }
+}
+
+void cp_libreads_cut_others(Addr a, SizeT len)
+{
+   UInt i = 0;
+   while (i < cp_libreads_others) {
+      CpThread* t = others[i];
+      CpLibReads* lr = &t->libreads;
+      if (!(a < lr->sp && a >= t->stack_lo))          /* not its library's frames */
+         cp_libreads_store(lr, a, len);
+      if (cp_libreads_any(lr)) {
+         i++;
+      } else {
+         others_remove(t);
+         if (cp_libreads_others == 0) cp_hot_flags_update();
+      }
+   }
+}
+
 void cp_thread_switch(ThreadId tid)
 {
    CpThread* t = by_tid[tid];
@@ -211,7 +254,9 @@ void cp_thread_switch(ThreadId tid)
    if (cp_cur_thread) {
       cp_cur_thread->instrs += cp_clock - cp_cur_thread->clock_in;
       cp_cur_thread->libreads = cp_libreads;
+      if (cp_libreads_any(&cp_libreads) && cp_libreads.sp != 0) others_add(cp_cur_thread);
    }
+   others_remove(t);
    cp_libreads = t->libreads;
    t->clock_in = cp_clock;
    if (t->lwpid == 0) t->lwpid = VG_(gettid)();
@@ -300,6 +345,7 @@ void cp_thread_exited(ThreadId tid)
    CpThread* t = by_tid[tid];
    if (!t) return;
    if (t == cp_cur_thread) t->instrs += cp_clock - t->clock_in;
+   others_remove(t);
    if (t->stack_hi) cp_objects_thread_gone(t->stack_lo, t->stack_hi + 1, t->stack_inst1);
    cp_objects_thread_tls(t->index, 0);
    t->alive = False;

@@ -84,6 +84,7 @@ typedef struct CpThread {
    UInt     n_regions, regions_cap;
    UInt     collect_depth;        /* --collect-in frames on the stack */
    CpLibReads libreads;           /* its library call while another thread runs */
+   Bool     libreads_saved;               /* in cp_libreads_others (below) */
    CpLibNest lib_nest[CP_MAX_LIB_NEST];   /* library calls interrupted by callbacks */
    UInt     n_lib_nest;                   /* without node frames, innermost last */
    Addr     tls_tp;               /* the thread pointer its block of the executable's
@@ -111,6 +112,12 @@ extern Addr      cp_top_sp;       /* sp of the innermost frame (the top of the s
    fast path again: CP_HOT_LIBREADS).  Not before the program's first call
    (sp 0): the start-up code is one call until then. */
 extern CpLibReads cp_libreads;   /* the running thread's library call (cp_access.c) */
+/* Threads switched out in the middle of a library call that has recorded
+   reads: how many (while there are, stores take the helpers' slow paths,
+   CP_HOT_LIBREADS), and the write of [a, a+len) by anyone else, which makes
+   those bytes count again for them. */
+extern UInt cp_libreads_others;
+void cp_libreads_cut_others(Addr a, SizeT len);
 static inline void cp_top_sp_libreads(void)
 {
    if (cp_libreads_any(&cp_libreads) && cp_libreads.sp != 0 && cp_libreads.sp < cp_top_sp)
