@@ -33,6 +33,7 @@ const HChar* cp_errno_string(Int err)
    case VKI_EMFILE:       return "Too many open files";
    case VKI_EFBIG:        return "File too large";
    case VKI_EBADF:        return "Bad file descriptor";
+   case VKI_EPIPE:        return "Broken pipe";
    default:               return "error";
    }
 }
@@ -373,20 +374,34 @@ static void keep_pre_exec_profile(const HChar* name)
    SysRes r = VG_(open)(name, VKI_O_RDONLY, 0);
    if (sr_isError(r)) return;
    Int fd = (Int)sr_Res(r);
-   HChar head[4097];
-   Int n = VG_(read)(fd, head, sizeof(head) - 1);
-   VG_(close)(fd);
-   if (n <= 0) return;
-   head[n] = 0;
-   HChar pid_xml[40], pid_cg[40];
+   HChar pid_xml[40], pid_cg[40], pid_dot[48];
    VG_(snprintf)(pid_xml, sizeof(pid_xml), "<pid>%d</pid>", VG_(getpid)());
    VG_(snprintf)(pid_cg, sizeof(pid_cg), "\npid: %d\n", VG_(getpid)());
-   Bool ours = VG_(strstr)(head, pid_xml) || VG_(strstr)(head, pid_cg);
-   HChar pid_dot[48];
    VG_(snprintf)(pid_dot, sizeof(pid_dot), "// commprof pid %d", VG_(getpid)());
-   ours = ours || VG_(strstr)(head, pid_dot);
-   Bool exec = VG_(strstr)(head, "<end reason=\"exec\"/>") || VG_(strstr)(head, "\ndesc: Ended: exec\n")
-               || VG_(strstr)(head, "ended: exec\n");
+   /* the header, which holds the command line before the pid and the end
+      (arguments of up to ARG_MAX bytes, escaped in the XML): read until the
+      marks are found or the header has ended */
+   SizeT cap = 65536, got = 0;
+   HChar* head = VG_(malloc)("cp.output.head", cap + 1);
+   Bool ours = False, exec = False;
+   for (;;) {
+      if (got == cap) {
+         if (cap >= ((SizeT)64 << 20)) break;
+         cap *= 2;
+         head = VG_(realloc)("cp.output.head", head, cap + 1);
+      }
+      Int n = VG_(read)(fd, head + got, (Int)(cap - got));
+      if (n <= 0) break;
+      got += (SizeT)n;
+      head[got] = 0;
+      ours = VG_(strstr)(head, pid_xml) || VG_(strstr)(head, pid_cg) || VG_(strstr)(head, pid_dot);
+      exec = VG_(strstr)(head, "<end reason=\"exec\"/>") || VG_(strstr)(head, "\ndesc: Ended: exec\n")
+             || VG_(strstr)(head, "ended: exec\n");
+      if ((ours && exec) || VG_(strstr)(head, "<totals ") || VG_(strstr)(head, "\nevents: ")
+          || VG_(strstr)(head, "\ndigraph ")) break;
+   }
+   VG_(close)(fd);
+   VG_(free)(head);
    if (!ours || !exec) return;
    SizeT len = VG_(strlen)(name) + 32;
    HChar aside[len];

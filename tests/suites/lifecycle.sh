@@ -403,6 +403,23 @@ else
     fail exec-traced-keeps-both-profiles "exit status $rc, files: $(ls -A "$d" | tr '\n' ' ')"
 fi
 
+# ... also when the first image's command line is long: the profile's header
+# then holds 30000 bytes of arguments (XML-escaped: '&' is 5 bytes) before the
+# pid and the end reason that tell it apart
+d=$T/exectrace-long
+mkdir -p "$d"
+long=$(printf '&%.0s' $(seq 6000))
+(cd "$d" && exec timeout "$VG_TIMEOUT" valgrind --tool=commprof --trace-children=yes \
+    --commprof-xml-file=prof.%p.xml --commprof-out-file=prof.%p.cg ../lc exec "$long" >out 2>err)
+rc=$?
+x=$(ls "$d"/prof.*.xml 2>/dev/null | head -n 1)
+if ((rc == 5)) && [[ -n $x && -s $x && -s $x.exec1 && -s ${x%.xml}.cg.exec1 ]] \
+    && grep -q '<end reason="exec"/>' "$x.exec1" && grep -q '<end reason="exit"/>' "$x"; then
+    pass exec-traced-long-args-keeps-both-profiles
+else
+    fail exec-traced-long-args-keeps-both-profiles "exit status $rc, files: $(ls -A "$d" | tr '\n' ' ')"
+fi
+
 # ---------------------------------------------------------------------------
 # fork
 
