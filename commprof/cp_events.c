@@ -369,12 +369,12 @@ static void start_client_code(ThreadId tid, ULong blocks)
 }
 
 /* The thread leaves generated code for the scheduler, which delivers the
-   asynchronous signals: no run of generated code is pending any more.  (A
-   fault in generated code is delivered before this, from Valgrind's signal
-   handler.) */
+   asynchronous signals: no run of generated code is pending any more, but
+   one a fault that kills the process interrupted (a fault with a handler is
+   delivered before this, from Valgrind's signal handler). */
 static void stop_client_code(ThreadId tid, ULong blocks)
 {
-   cp_instrument_left_code();
+   cp_instrument_left_code(tid);
 }
 
 static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)

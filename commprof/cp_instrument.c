@@ -926,12 +926,12 @@ void cp_instrument_need(UInt what)
 /* A straight-line run of instructions counted by one emit_icount, for
    cp_instrument_fault: a fault in the middle of the run abandons the
    generated code before the counts at its end.  Generated code sets
-   cp_cur_run when a run starts (one store); the run it names has been
-   counted already once the code has gone past the end of the run, so the
-   pointer is only good for a fault, which Valgrind delivers from its
-   signal handler, before the thread leaves generated code: leaving it
-   (cp_instrument_left_code, where the scheduler also delivers the other
-   signals) forgets the run. */
+   cp_cur_run when a run starts (one store) and clears it once the run is
+   counted (at an exit, at the end of the block: one store), so a run left
+   in it is one a fault interrupted: Valgrind delivers the fault from its
+   signal handler (cp_instrument_fault, before the thread leaves generated
+   code), or, for a signal that kills the process, the thread leaves the
+   code at once (cp_instrument_left_code counts it then). */
 #define RUN_MEM 0x80u                 /* in len[]: the instruction accesses memory */
 typedef struct {
    CpNode* node;                     /* as for emit_icount: NULL = the innermost node frame */
@@ -991,8 +991,9 @@ static void count_instrs(CpNode* node, ULong n, ULong mem)
    if ((need & CP_NEED_SLICES) && cp_slice_end <= cp_clock) cp_timeline_close_slices();
 }
 
-void cp_instrument_left_code(void)
+void cp_instrument_left_code(ThreadId tid)
 {
+   if (cp_cur_run != NULL) cp_instrument_fault(tid);   /* a fatal fault: no handler */
    cp_cur_run = NULL;
 }
 
@@ -1553,8 +1554,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    IRTemp  insn_loads[MAX_INSN_LOADS];   /* tmps loaded by the current instruction */
    UInt    n_insn_loads = 0;
    CpRun*  run = NULL;           /* the run pend_n counts, once it has a descriptor */
-   Bool    run_stale = False;    /* an exit has counted it: more statements of the
-                                    same instruction must not leave it in cp_cur_run */
    UInt    run_cap = (UInt)VG_(clo_vex_control).guest_max_insns + 1;
    Bool    first_insn = True;    /* the next IMark is the block's first */
 
@@ -1578,12 +1577,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    for (; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (!st || st->tag == Ist_NoOp) continue;
-      if (run_stale && st->tag != Ist_IMark) {
-         /* the rest of an instruction after an exit not taken (a rep prefix,
-            a compare-and-swap): a fault there has nothing left to count */
-         set_cur_run(sb, NULL);
-         run_stale = False;
-      }
 
       switch (st->tag) {
       case Ist_IMark: {
@@ -1604,7 +1597,6 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
-         run_stale = False;
          if (pend_n == 0 || run == NULL) {
             /* a new run: generated code says so for cp_instrument_fault */
             if (run) run_close(run);
@@ -1773,10 +1765,13 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
             emit_icount(sb, pend_node, pend_n, pend_mem);
             pend_n = pend_mem = 0;
          }
+         /* counted: a fault from here on (in the rest of this instruction,
+            a rep prefix, a compare-and-swap) or leaving the code by the
+            exit has nothing of it left to count */
+         if (run) set_cur_run(sb, NULL);
          addStmtToIRSB(sb, st);
          if (run) run_close(run);
          run = NULL;           /* the next instruction starts a new run */
-         run_stale = True;
          break;
 
       default:
@@ -1787,7 +1782,17 @@ IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 
 #undef ACCESS
    end_insn_accesses(sb, &acc, node);
-   if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
+   if (is_fault_exit(sbIn->jumpkind) || sbIn->jumpkind == Ijk_NoDecode) {
+      /* the block ends in a fault (ud2, an instruction Valgrind cannot
+         decode: SIGILL): as at a fault exit, cp_instrument_fault counts the
+         instructions before the one that faulted (after int3, all) when
+         the signal is delivered, or when the thread leaves the code for a
+         fatal one */
+   } else {
+      if (pend_n || pend_mem) emit_icount(sb, pend_node, pend_n, pend_mem);
+      if (run) set_cur_run(sb, NULL);     /* counted: the thread leaves the code
+                                             with nothing of it to count */
+   }
    if (run) run_close(run);
 
    /* an indirect call of a run-time library's code: perhaps a callback of

@@ -31,8 +31,10 @@ void  cp_instrument_need(UInt what);
    code running faulted, count the instructions of its straight-line run
    that completed before it (generated code counts a run at its end). */
 void  cp_instrument_fault(ThreadId tid);
-/* The thread has left generated code for the scheduler (between blocks). */
-void  cp_instrument_left_code(void);
+/* The thread has left generated code for the scheduler: between blocks, or
+   in the middle of a run when a fault kills the process (then counted as
+   cp_instrument_fault does). */
+void  cp_instrument_left_code(ThreadId tid);
 IRSB* cp_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                     const VexGuestLayout* layout, const VexGuestExtents* vge,
                     const VexArchInfo* archinfo_host,
