@@ -481,13 +481,16 @@ int cpr_graph_render(const cpr_profile* p, const cpr_graph_opts* o, cpr_error* e
     gv_errbuf[0] = '\0';
     Agraph_t* g = open_graph();
     /* graph attributes; the title names the run and what is shown */
-    char a[32], b[32], tot[32];
+    char a[32], b[32], tot[32], ns[32];
     uint64_t shown = 0;
     for (size_t k = 0; k < nsel; k++)
         if (cpr_add_u64(shown, p->edges[sel[k]].bytes, &shown)) shown = UINT64_MAX;
     cpr_buf title = {0};
     title_start(&title, p);
-    cpr_buf_printf(&title, "\\n%zu of %s edges; %s of %s communicated", nsel, cpr_fmt_u64(a, p->nedges),
+    /* (of all the profile's edges; the note on stderr counts those the
+       options let in) */
+    cpr_buf_printf(&title, "\\n%s of %s edges; %s of %s communicated", cpr_fmt_u64(ns, nsel),
+                   cpr_fmt_u64(a, p->nedges),
                    cpr_fmt_human(b, shown, "B"), cpr_fmt_human(tot, p->t_comm_bytes, "B"));
     graph_syms gs = declare_graph(g, &title, layout, "weight", "1");
 

@@ -1285,6 +1285,13 @@ int cpr_cmd_summary(int argc, char** argv)
         cpr_print_error(&err);
         return CPR_EINPUT;
     }
+    if (o.sort && ekey == E_FIRST_READ && (o.table == T_ALL || o.table == T_EDGES) && !p->has_first_read) {
+        cpr_seterr(&err, p->path, 0, "--sort=first-read: this profile has no first-read bytes "
+                                     "(it was made without --first-read=yes)");
+        cpr_print_error(&err);
+        cpr_profile_free(p);
+        return CPR_EINPUT;
+    }
     if (o.table >= T_OBJECTS && !has_table(p, o.table, 0)) {
         cpr_seterr(&err, p->path, 0, "--table=%s: this profile has %s", tnames[o.table], missing_what[o.table]);
         cpr_print_error(&err);

@@ -484,6 +484,8 @@ no_section error-timeline-no-slices "$CPR" timeline in/pipeline.xml
 no_section error-summary-no-objects "$CPR" summary --table=objects in/pipeline.xml
 no_section error-summary-no-phases "$CPR" summary --table=phases in/pipeline.xml
 no_section error-summary-no-calls "$CPR" summary --csv --table=calls in/pipeline.xml
+no_section error-summary-sort-no-first-read "$CPR" summary --table=edges --sort=first-read in/pipeline.xml
+no_section error-summary-csv-sort-no-first-read "$CPR" summary --csv --table=edges --sort=first-read in/pipeline.xml
 no_section error-graph-no-objects "$CPR" graph --objects in/pipeline.xml
 no_section error-graph-no-phases "$CPR" graph --phases -o "$T/nophase.svg" in/pipeline.xml
 no_section error-matrix-no-objects "$CPR" matrix --of=objects in/pipeline.xml
