@@ -274,12 +274,24 @@ static void write_text(FILE* f, const cpr_profile* p, const matrix* m, const cha
         fprintf(f, "Object matrix of bytes %s: %zu functions (rows) x %zu objects (columns)\n", field, m->nrows,
                 m->ncols);
     fprintf(f, "Profile: %s\n\n", p->path);
-    /* legend: the number of each entry */
+    /* legend: the number of each entry that has a row or a column (a
+       function --top kept whose cells are all with the others left out has
+       neither) */
     if (!sq) fprintf(f, "Functions (rows):\n");
-    for (size_t k = 0; k < m->nr; k++) fprintf(f, "%5zu  %s\n", k + 1, m->rlab[k]);
+    unsigned char* shown = cpr_xcalloc(m->nr + 1, 1);
+    for (size_t i = 0; i < m->nrows; i++) shown[m->rows[i]] = 1;
+    if (sq)
+        for (size_t j = 0; j < m->ncols; j++) shown[m->cols[j]] = 1;
+    for (size_t k = 0; k < m->nr; k++)
+        if (shown[k]) fprintf(f, "%5zu  %s\n", k + 1, m->rlab[k]);
+    free(shown);
     if (!sq) {
         fprintf(f, "Objects (columns):\n");
-        for (size_t k = 0; k < m->nc; k++) fprintf(f, "%5zu  %s\n", k + 1, m->clab[k]);
+        unsigned char* col = cpr_xcalloc(m->nc + 1, 1);
+        for (size_t j = 0; j < m->ncols; j++) col[m->cols[j]] = 1;
+        for (size_t k = 0; k < m->nc; k++)
+            if (col[k]) fprintf(f, "%5zu  %s\n", k + 1, m->clab[k]);
+        free(col);
     }
     fputc('\n', f);
     /* column widths */

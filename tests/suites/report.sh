@@ -568,6 +568,9 @@ golden graph-top.dot "$CPR" graph --top=3 --format=dot in/pipeline.xml
 golden matrix.txt "$CPR" matrix in/pipeline.xml
 golden matrix.csv "$CPR" matrix --csv --field=unma in/pipeline.xml
 golden matrix.svg "$CPR" matrix --format=svg in/pipeline.xml
+# the legend lists only the functions that have a row or a column (the sixth
+# function --top keeps has cells only with the special nodes left out)
+golden matrix-top-legend.txt "$CPR" matrix --top=6 --no-special in/sections.xml
 golden diff.txt "$CPR" diff in/pipeline.xml in/pipeline2.xml
 golden diff-edges.csv "$CPR" diff --csv in/pipeline.xml in/pipeline2.xml
 golden diff-functions.csv "$CPR" diff --csv --table=functions --all in/pipeline.xml in/pipeline2.xml
