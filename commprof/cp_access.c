@@ -37,7 +37,7 @@ void cp_hot_flags_update(void)
                 | (cp_libreads_any(&cp_libreads) || cp_libreads_others ? CP_HOT_LIBREADS : 0);
 }
 
-static void program_store_cuts_reads(Addr a, UWord sz);
+static void lib_written(Addr a, UWord sz);
 
 static inline Bool on_current_stack(Addr a)
 {
@@ -201,6 +201,16 @@ static inline __attribute__((always_inline)) void do_load(Addr a, SizeT sz, UInt
 
 enum { K_LOAD = 1, K_STORE = 2, K_MODIFY = 3 };
 
+/* A store of the program's code (not a run-time library's, not for the
+   library's bookkeeping: lib) while a library call has recorded reads (a
+   callback's, say the read function of an fopencookie stream filling the
+   buffer the fgets that called it reads, or another thread's): its bytes
+   count again at the call's next read. */
+static inline __attribute__((always_inline)) void program_store(Addr a, UWord sz, UInt k, Bool lib)
+{
+   if ((k & K_STORE) && UNLIKELY(cp_hot_flags & CP_HOT_LIBREADS) && !lib) lib_written(a, sz);
+}
+
 /* Is an access of the code outside the nodes made for the library's
    bookkeeping code (cp_h_book_enter), so (library data)'s? */
 static inline __attribute__((always_inline)) Bool for_bookkeeping(void)
@@ -321,8 +331,7 @@ static inline __attribute__((always_inline)) void access(Addr a, UWord sz, CpNod
    CpNode* n;
    UInt c;
    Bool lib = charged(sn, &n, &c);
-   if ((k & K_STORE) && UNLIKELY(cp_hot_flags & CP_HOT_LIBREADS) && !lib)
-      program_store_cuts_reads(a, sz);
+   program_store(a, sz, k, lib);
    access_as(a, sz, n, c, k, objects && !lib, False);
 }
 
@@ -688,20 +697,11 @@ static __attribute__((noinline)) Bool lib_load_once(Addr a, UWord sz, Bool group
 
 /* A store or the write of a modify at a: its bytes count again at the
    library call's next read. */
-static inline void lib_written(Addr a, UWord sz)
+static void lib_written(Addr a, UWord sz)
 {
    if (UNLIKELY(cp_libreads_any(&cp_libreads)) && !lib_frame(a))
       cp_libreads_store(&cp_libreads, a, sz);
    if (UNLIKELY(cp_libreads_others)) cp_libreads_cut_others(a, sz);   /* and other threads' */
-}
-
-/* A store of the program's code (a callback the library call called, say
-   the read function of an fopencookie stream, whose bytes the fgets that
-   called it reads) while the library call has recorded reads: its bytes
-   count again at the call's next read. */
-static void program_store_cuts_reads(Addr a, UWord sz)
-{
-   lib_written(a, sz);
 }
 
 /* What an access of kind k of a library's code (data d) does before the
@@ -799,8 +799,7 @@ static void group_part(Addr a, UWord sz, CpNode* sn, UInt k)
    CpNode* n;
    UInt c;
    Bool lib = charged(sn, &n, &c);
-   if ((k & K_STORE) && UNLIKELY(cp_hot_flags & CP_HOT_LIBREADS) && !lib)
-      program_store_cuts_reads(a, sz);
+   program_store(a, sz, k, lib);
    access_as(a, sz, n, c, k, cp_clo.objects && !lib, True);
 }
 
