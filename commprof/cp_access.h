@@ -26,8 +26,8 @@ extern Bool cp_load_extras;    /* time slices or first-read bytes are on */
 #define CP_HOT_LIBREADS  32    /* the library call in progress has recorded reads
                                   (cp_libreads_any): a store of the program's code
                                   (a callback's) makes its bytes count again, so
-                                  stores step aside; the next call the program makes
-                                  clears it (generated code) */
+                                  stores step aside; cleared (cp_hot_flags_update)
+                                  when the call returns, at cp_h_unwind_below */
 extern UInt cp_hot_flags;
 void cp_hot_flags_update(void);
 

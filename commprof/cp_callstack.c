@@ -559,13 +559,12 @@ static inline void drop_frames_below(CpThread* t, Addr sp, Bool at_too)
    progress, which the new call interrupts.  A node frame pushed inside the
    callback already keeps the interrupted call (CpFrame's lib_sp, lib_call);
    else it goes on the thread's CpLibNest stack. */
-VG_REGPARM(1) void cp_h_lib_callback_call(Addr sp)
+void cp_h_lib_callback_call(void)
 {
    CpThread* t = cp_cur_thread;
    if (UNLIKELY(t == NULL)) return;
    CpLibReads* lr = &cp_libreads;
    Addr cb = lr->cb_sp;
-   (void)sp;
    if (t->n_lib_nest && t->lib_nest[t->n_lib_nest - 1].cb_sp <= cb) return;   /* has it */
    /* a node frame at or below cb was pushed inside the callback before any
       call of its own (frames below the library's call were dropped there) */

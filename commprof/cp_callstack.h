@@ -174,9 +174,9 @@ UInt cp_ctx_of_thread(CpThread* t, UInt node);
 /* Helpers called from generated code. */
 VG_REGPARM(2) void cp_h_enter(CpNode* n, Addr sp);
 VG_REGPARM(2) void cp_h_enter_region(CpNode* n, Addr sp);   /* no call counted */
-/* The program's code below cp_libreads.cb_sp makes a call at sp (see
+/* The program's code at or below cp_libreads.cb_sp makes a call (see
    CpLibNest). */
-VG_REGPARM(1) void cp_h_lib_callback_call(Addr sp);
+void cp_h_lib_callback_call(void);
 VG_REGPARM(1) void cp_h_unwind_below(Addr sp);   /* pop frames with frame.sp < sp, and
                                                     follow a change of stacks */
 

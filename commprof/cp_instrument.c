@@ -1144,24 +1144,13 @@ static void emit_library_call(IRSB* sb, const VexGuestLayout* layout, IRExpr* ne
       IRExpr* sp = get_sp(sb, layout);
       IRExpr* cb = load64(sb, &cp_libreads.cb_sp);
       IRExpr* inside = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, sp, cb));
-      add_dirty(sb, 1, "cp_h_lib_callback_call", cp_h_lib_callback_call, mkIRExprVec_1(sp), inside);
+      add_dirty(sb, 0, "cp_h_lib_callback_call", cp_h_lib_callback_call, mkIRExprVec_0(), inside);
       addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.cb_sp),
                                      assign(sb, Ity_I64, IRExpr_ITE(inside, cb,
                                                                     IRExpr_Const(IRConst_U64(0))))));
       emit_add64(sb, mkIRExpr_HWord((HWord)&cp_libreads.call), 0, mkIRExpr_HWord(1));
       addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.sp),
                                      get_sp(sb, layout)));
-      /* the new call has read nothing yet: CP_HOT_LIBREADS stays only for
-         the other threads' calls (cp_libreads_others) */
-      IRExpr* f = assign(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&cp_hot_flags)));
-      f = assign(sb, Ity_I32, IRExpr_Binop(Iop_And32, f, IRExpr_Const(IRConst_U32(~(UInt)CP_HOT_LIBREADS))));
-      IRExpr* o = assign(sb, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-                                                  mkIRExpr_HWord((HWord)&cp_libreads_others)));
-      IRExpr* any = assign(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE32, o, IRExpr_Const(IRConst_U32(0))));
-      IRExpr* bit = assign(sb, Ity_I32, IRExpr_ITE(any, IRExpr_Const(IRConst_U32(CP_HOT_LIBREADS)),
-                                                   IRExpr_Const(IRConst_U32(0))));
-      f = assign(sb, Ity_I32, IRExpr_Binop(Iop_Or32, f, bit));
-      addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_hot_flags), f));
       addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&cp_libreads.target), next));
       return;
    }
