@@ -82,20 +82,19 @@ static Bool run_add(CpBigPage* page, UInt si, UInt off, UInt n, UInt* added)
    return True;
 }
 
-void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a)
+void cp_addrset_sub_filled(CpAddrSet* s, CpBigPage* page, Addr a)
 {
-   Addr bm0 = (a >> CP_BIG_BITS) << (CP_BIG_BITS - CP_PAGE_BITS);
-   for (UInt k = 0; k < CP_SUBS; k++) {
-      if (is_own_bitmap(page->sub[k])) {
-         bitmap_free(page->sub[k]);
-         s->nbitmaps--;
-      }
-      page->sub[k] = (ULong*)(Addr)cp_addrset_full_bits;   /* never written through */
-      CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm0 + k);
-      if (be->key == bm0 + k) be->bits = page->sub[k];
+   UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
+   if (is_own_bitmap(page->sub[si])) {
+      bitmap_free(page->sub[si]);
+      s->nbitmaps--;
    }
-   s->nfull += CP_SUBS;
-   cp_addrset_stats.pages_filled++;
+   page->sub[si] = (ULong*)(Addr)cp_addrset_full_bits;   /* never written through */
+   Addr bm = a >> CP_PAGE_BITS;
+   CpBmCacheEnt* be = cp_addrset_bm_ent(s, bm);
+   if (be->key == bm) be->bits = page->sub[si];
+   s->nfull++;
+   cp_addrset_stats.subs_filled++;
 }
 
 static inline UInt page_hash(Addr pn)

@@ -34,14 +34,12 @@
 #define CP_BIG_BITS    16                          /* a page: 65536 addresses */
 #define CP_SUBS        (1u << (CP_BIG_BITS - CP_PAGE_BITS))
 
-#define CP_BIG_FULL    (1u << CP_BIG_BITS)
-
 typedef struct {
-   UInt   nset;              /* addresses of the page in the set; a full page
-                                (CP_BIG_FULL) needs no bitmap lookup */
    ULong* sub[CP_SUBS];      /* NULL (none of its addresses), a run (see
                                 below), a bitmap of the set, or
-                                cp_addrset_full_bits once the page is full */
+                                cp_addrset_full_bits once the sub is full */
+   UShort nset[CP_SUBS];     /* addresses of each sub in the set; a full sub
+                                (CP_PAGE_ADDRS) gives its bitmap up */
 } CpBigPage;
 
 /* A sub that few accesses have touched has no bitmap: its addresses are one
@@ -61,14 +59,15 @@ static inline ULong* cp_sub_run(UInt start, UInt len, UInt accesses)
    return (ULong*)(((Addr)len << 32) | ((Addr)start << 16) | ((Addr)accesses << 1) | 1);
 }
 
-/* The bitmap of every sub of a full page: all ones, shared by every set and
-   never written (an address already in needs no write), so a dense set
-   (a buffer read whole over one edge) costs no bitmap memory once its
-   pages fill, and its loads look at one bitmap that stays in the cache. */
+/* The bitmap of every full sub (all its 4 Ki addresses in the set): all
+   ones, shared by every set and never written (an address already in needs
+   no write), so a dense set (a buffer read whole over one edge) costs no
+   bitmap memory once its subs fill, but for the partly read ones at its
+   ends, and its loads look at one bitmap that stays in the cache. */
 extern const ULong cp_addrset_full_bits[CP_PAGE_WORDS];
 
-/* Bitmaps of every set: live, peak; pages that filled up. */
-typedef struct { ULong bitmaps_live, bitmaps_peak, pages_filled; } CpAddrSetStats;
+/* Bitmaps of every set: live, peak; subs that filled up. */
+typedef struct { ULong bitmaps_live, bitmaps_peak, subs_filled; } CpAddrSetStats;
 extern CpAddrSetStats cp_addrset_stats;
 typedef struct { Addr pn; CpBigPage* page; } CpPageSlot;   /* pn = address >> CP_BIG_BITS */
 
@@ -92,15 +91,15 @@ typedef struct {
       times larger, made for the few sets that need it (the many small ones
       do not pay for it), and so on up to 2^CP_BMBIG_MAX entries: the cache
       never costs more than a quarter of what the set's bitmaps would cost,
-      counting the 16 subs of each full page as bitmaps (their shared
-      bitmap is cached like any other, and a set read at random over many
-      full pages needs as many entries as one over as many bitmaps).  bmc
+      counting its full subs as bitmaps (their shared bitmap is cached
+      like any other, and a set read at random over many full subs needs
+      as many entries as one over as many bitmaps).  bmc
       may point into the set: a set is never moved. */
    CpBmCacheEnt* bmc;
    UInt         bm_shift;   /* 64 - log2(entries of bmc) */
    UInt         bm_misses;  /* misses since bmc last grew */
    UInt         nbitmaps;   /* bitmaps of the set */
-   UInt         nfull;      /* subs of its full pages (CP_SUBS a page) */
+   UInt         nfull;      /* its full subs */
    CpBmCacheEnt bm[1 << CP_BMCACHE_BITS];
    ULong       count;       /* number of addresses in the set */
    Addr        cache_pn[CP_PCACHE];    /* page numbers cached, or (Addr)-1 */
@@ -127,18 +126,19 @@ Bool  cp_addrset_contains(const CpAddrSet* s, Addr a);
 /* dst |= src; returns the number of addresses added to dst. */
 ULong cp_addrset_union(CpAddrSet* dst, const CpAddrSet* src);
 
-/* Page of s holding address a has just become full: its bitmaps give way to
-   cp_addrset_full_bits (cached entries too). */
-void cp_addrset_page_filled(CpAddrSet* s, CpBigPage* page, Addr a);
+/* The sub of s holding address a, in page, has just become full: its
+   bitmap or run gives way to cp_addrset_full_bits (its cached entry too). */
+void cp_addrset_sub_filled(CpAddrSet* s, CpBigPage* page, Addr a);
 
-/* k addresses at a, in page, have just been added to s: count them, and
-   give the page's bitmaps up if that filled it (the call comes last, so
-   that callers can make it a jump). */
+/* k addresses at a, in page, all in one sub, have just been added to s:
+   count them, and give the sub's bitmap up if that filled it (the call
+   comes last, so that callers can make it a jump). */
 static inline void cp_addrset_counted(CpAddrSet* s, CpBigPage* page, Addr a, UInt k)
 {
+   UInt si = (UInt)((a >> CP_PAGE_BITS) & (CP_SUBS - 1));
    s->count += k;
-   page->nset += k;
-   if (CP_UNLIKELY(page->nset == CP_BIG_FULL)) cp_addrset_page_filled(s, page, a);
+   page->nset[si] = (UShort)(page->nset[si] + k);
+   if (CP_UNLIKELY(page->nset[si] == CP_PAGE_ADDRS)) cp_addrset_sub_filled(s, page, a);
 }
 
 /* Add [a, a+n) for an access of at most 64 bytes: inline fast path. */

@@ -106,10 +106,10 @@ static void cp_fini(Int exitcode)
                 " producer at one count: %llu (%llu counts): %llu.%02llu shadow bytes per byte\n",
                 peak, st.written_peak, st.written_samples, per_pk / 100, per_pk % 100);
       VG_(dmsg)("commprof: address sets: %llu bitmaps live, %llu peak (%llu bytes peak);"
-                " %llu pages of 64 Ki addresses filled\n",
+                " %llu pieces of 4 Ki addresses filled\n",
                 cp_addrset_stats.bitmaps_live, cp_addrset_stats.bitmaps_peak,
                 cp_addrset_stats.bitmaps_peak * (ULong)(CP_PAGE_WORDS * sizeof(ULong)),
-                cp_addrset_stats.pages_filled);
+                cp_addrset_stats.subs_filled);
       VG_(dmsg)("commprof: nodes %u, contexts %u, context edges %u\n",
                 cp_n_nodes, cp_n_ctxs, cp_edges_count(&cp_edges));
       VG_(dmsg)("commprof: blocks made again for the loads the optimiser removed: %llu\n",

@@ -18,16 +18,19 @@
  *     and src unchanged;
  *   - the set's own bookkeeping: cap a power of two (or 0), used == non-empty
  *     slots <= 3/4 cap, no page twice, the one-page cache names a page of the
- *     set; a page is full exactly when its subs are all the shared
- *     cp_addrset_full_bits, nbitmaps counts the set's own bitmaps;
+ *     set; a sub is the shared cp_addrset_full_bits exactly when its 4 Ki
+ *     addresses are all in (nset of the sub), nset equals the addresses the
+ *     sub holds, nbitmaps counts the set's own bitmaps;
  *   - full pages (edges/full-pages): once every address of a page is in,
  *     through any mix of add_small, add_range and union, its bitmaps are
  *     freed (bitmap stats back to where they were once the sets are freed),
  *     the cached entries of its bitmaps point at the shared one, and adding
- *     or probing there still agrees with the model; nfull counts the subs
- *     of full pages, and a sub of a full page read through add_small is
+ *     or probing there still agrees with the model; nfull counts the full
+ *     subs, and a sub of a full page read through add_small is
  *     cached as the shared bitmap, the cache growing for reads roaming over
- *     many full pages as over many bitmaps (edges/full-cache);
+ *     many full pages as over many bitmaps (edges/full-cache); a buffer
+ *     whose ends are inside subs fills the subs between them, in pages
+ *     that never fill (edges/full-subs);
  *   - every entry of the bitmap cache names the current bitmap of its key
  *     (verify_set_internal);
  *   - sparse sets (edges/sparse-runs): a sub touched by few accesses is a run
@@ -54,6 +57,7 @@ static CpEdgeTable T;
 
 #define TOPA (~(Addr)0)
 #define NO_PAGE ((Addr)-1)
+#define BIG_ADDRS (1u << CP_BIG_BITS)          /* addresses of a page */
 
 /* ------------------------------------------------------------------ */
 /* model                                                               */
@@ -152,37 +156,45 @@ static ULong verify_set_internal(const CpAddrSet* s, const char* what)
             found[c] = 1;
          }
       ULong page_pop = 0;
-      int full = s->slots[i].page->nset == CP_BIG_FULL;
-      if (full) full_subs += CP_SUBS;
       for (UInt k = 0; k < CP_SUBS; k++) {
          const ULong* bits = s->slots[i].page->sub[k];
-         CHECK(full == (bits == cp_addrset_full_bits), "%s (%s): page 0x%lx %s but sub %u is %s",
-               what, ctx, s->slots[i].pn, full ? "full" : "not full", k,
+         UInt nset = s->slots[i].page->nset[k];
+         int full = nset == CP_PAGE_ADDRS;
+         full_subs += full;
+         CHECK(full == (bits == cp_addrset_full_bits), "%s (%s): page 0x%lx sub %u %s but is %s",
+               what, ctx, s->slots[i].pn, k, full ? "full" : "not full",
                bits == cp_addrset_full_bits ? "the shared full bitmap" : "its own");
-         if (!bits) continue;
+         ULong sub_pop = 0;
+         if (!bits) {
+            CHECK(nset == 0, "%s (%s): page 0x%lx sub %u empty, nset says %u", what, ctx,
+                  s->slots[i].pn, k, nset);
+            continue;
+         }
          if (cp_sub_is_run(bits)) {
             UInt rs = cp_sub_run_start(bits), rl = cp_sub_run_len(bits), ra = cp_sub_run_accesses(bits);
-            CHECK(rl >= 1 && rs + rl <= CP_PAGE_ADDRS && ra >= 1 && ra < CP_RUN_ACCESSES,
+            CHECK(rl >= 1 && rl < CP_PAGE_ADDRS && rs + rl <= CP_PAGE_ADDRS && ra >= 1
+                  && ra < CP_RUN_ACCESSES,
                   "%s (%s): page 0x%lx sub %u is a run of %u at %u after %u accesses", what, ctx,
                   s->slots[i].pn, k, rl, rs, ra);
             for (UInt c = 0; c < (1u << (64 - s->bm_shift)); c++)
                CHECK(s->bmc[c].key != (s->slots[i].pn << (CP_BIG_BITS - CP_PAGE_BITS)) + k,
                      "%s (%s): page 0x%lx sub %u is a run, yet cached", what, ctx, s->slots[i].pn, k);
-            page_pop += rl;
-            continue;
+            sub_pop = rl;
+         } else {
+            if (bits != cp_addrset_full_bits) bitmaps++;
+            for (UInt w = 0; w < CP_PAGE_WORDS; w++) sub_pop += CP_POPCOUNT64(bits[w]);
          }
-         if (bits != cp_addrset_full_bits) bitmaps++;
-         for (UInt w = 0; w < CP_PAGE_WORDS; w++) page_pop += CP_POPCOUNT64(bits[w]);
+         CHECK(sub_pop == nset, "%s (%s): page 0x%lx sub %u holds %llu addresses, nset says %u",
+               what, ctx, s->slots[i].pn, k, (unsigned long long)sub_pop, nset);
+         page_pop += sub_pop;
       }
-      CHECK(page_pop == s->slots[i].page->nset, "%s (%s): page 0x%lx holds %llu addresses, nset says %u",
-            what, ctx, s->slots[i].pn, (unsigned long long)page_pop, s->slots[i].page->nset);
       pop += page_pop;
    }
    u64map_free(&seen);
    CHECK(used == s->used, "%s (%s): %u pages in the table, used says %u", what, ctx, used, s->used);
    CHECK(bitmaps == s->nbitmaps, "%s (%s): %u bitmaps of its own, nbitmaps says %u", what, ctx,
          bitmaps, s->nbitmaps);
-   CHECK(full_subs == s->nfull, "%s (%s): %u subs in full pages, nfull says %u", what, ctx,
+   CHECK(full_subs == s->nfull, "%s (%s): %u full subs, nfull says %u", what, ctx,
          full_subs, s->nfull);
    /* every cached entry names the bitmap (own, full or shared) of its key */
    for (UInt c = 0; c < (1u << (64 - s->bm_shift)); c++) {
@@ -910,8 +922,8 @@ static void case_full_cache(uintptr_t unused)
    for (unsigned pg = 0; pg < npages; pg++) {
       Addr a = base + ((Addr)pg << CP_BIG_BITS);
       snprintf(ctx, sizeof ctx, "filling page %u", pg);
-      CHECK_EQ(cp_addrset_add_range(&s, a, CP_BIG_FULL), CP_BIG_FULL, "add_range of a whole page");
-      mset_add_range(&m, a, CP_BIG_FULL);
+      CHECK_EQ(cp_addrset_add_range(&s, a, BIG_ADDRS), BIG_ADDRS, "add_range of a whole page");
+      mset_add_range(&m, a, BIG_ADDRS);
    }
    CHECK_EQ(s.nbitmaps, 0, "bitmaps of a set of full pages");
    CHECK_EQ(s.nfull, npages * CP_SUBS, "subs of its full pages");
@@ -923,7 +935,7 @@ static void case_full_cache(uintptr_t unused)
       if (pgb < base || pgb >= base + ((Addr)npages << CP_BIG_BITS))
          pgb = base + ((Addr)rnd(npages) << CP_BIG_BITS);
       SizeT n = (SizeT)rnd_in(1, 8);
-      Addr a = pgb + rnd(CP_BIG_FULL - 8);
+      Addr a = pgb + rnd(BIG_ADDRS - 8);
       snprintf(ctx, sizeof ctx, "op #%u add_small(0x%lx, %lu)", it, a, n);
       CHECK_EQ(cp_addrset_add_small(&s, a, n), 0, "add_small in a full page (%s)", ctx);
       const CpBmCacheEnt* be = cp_addrset_bm_ent(&s, a >> CP_PAGE_BITS);
@@ -935,6 +947,65 @@ static void case_full_cache(uintptr_t unused)
    verify_set(&s, &m, "set of full pages");
    cp_addrset_free(&s);
    CHECK(s.bmc == s.bm && s.nfull == 0, "a freed set keeps its big cache or full subs");
+   u64map_free(&m);
+   teardown();
+}
+
+/* A buffer read whole whose ends are not those of a page (a heap block
+   between others): each sub it covers entirely turns into the shared full
+   bitmap as soon as its last address comes in, in a page that never fills;
+   the subs at its ends keep a bitmap (or a run) of their own. */
+static void case_full_subs(uintptr_t unused)
+{
+   (void)unused;
+   setup();
+   ULong live0 = cp_addrset_stats.bitmaps_live;
+   CpAddrSet s;
+   U64Map m = { 0 };
+   cp_addrset_init(&s);
+   /* [a0, a1): from inside a sub, over a page boundary, to inside a sub */
+   Addr a0 = (((Addr)rnd(1u << 20) + 1) << CP_BIG_BITS) - (Addr)rnd_in(1, 5) * CP_PAGE_ADDRS
+             + rnd_in(1, CP_PAGE_ADDRS - 1);
+   Addr a1 = a0 + (Addr)rnd_in(6, 12) * CP_PAGE_ADDRS + rnd_in(1, CP_PAGE_ADDRS - 1);
+   enum { MAXP = 13 * CP_PAGE_ADDRS };
+   static Addr pa[MAXP];
+   static SizeT pn[MAXP];
+   unsigned np = 0;
+   for (Addr a = a0; a < a1;) {
+      SizeT n = chance(10) ? (SizeT)rnd_in(65, 3000) : (SizeT)rnd_in(1, 64);
+      if (n > a1 - a) n = (SizeT)(a1 - a);
+      pa[np] = a;
+      pn[np++] = n;
+      a += n;
+   }
+   for (unsigned i = np - 1; i > 0; i--) {                  /* shuffle */
+      unsigned j = (unsigned)rnd(i + 1);
+      Addr ta = pa[i]; pa[i] = pa[j]; pa[j] = ta;
+      SizeT tn = pn[i]; pn[i] = pn[j]; pn[j] = tn;
+   }
+   ULong filled0 = cp_addrset_stats.subs_filled;
+   for (unsigned i = 0; i < np; i++) {
+      snprintf(ctx, sizeof ctx, "piece #%u add(0x%lx, %lu)", i, pa[i], pn[i]);
+      ULong got = pn[i] <= 64 && chance(2) ? cp_addrset_add_small(&s, pa[i], pn[i])
+                                           : cp_addrset_add_range(&s, pa[i], pn[i]);
+      CHECK_EQ(got, mset_add_range(&m, pa[i], pn[i]), "add return (%s)", ctx);
+      if (chance(300)) verify_set(&s, &m, "filling set");
+   }
+   snprintf(ctx, sizeof ctx, "after filling [0x%lx, 0x%lx)", a0, a1);
+   verify_set(&s, &m, "filled set");
+   Addr f0 = (a0 + CP_PAGE_ADDRS - 1) & ~(CP_PAGE_ADDRS - 1), f1 = a1 & ~(CP_PAGE_ADDRS - 1);
+   UInt inner = (UInt)((f1 - f0) >> CP_PAGE_BITS);
+   CHECK_EQ(s.nfull, inner, "full subs (%s)", ctx);
+   CHECK_EQ(cp_addrset_stats.subs_filled - filled0, inner, "subs filled (%s)", ctx);
+   CHECK(s.nbitmaps <= 2, "%u bitmaps of its own for the two ends (%s)", s.nbitmaps, ctx);
+   for (Addr b = f0; b < f1; b += CP_PAGE_ADDRS) {
+      CpBigPage* p = cp_addrset_page(&s, b >> CP_BIG_BITS);
+      CHECK(p->sub[(b >> CP_PAGE_BITS) & (CP_SUBS - 1)] == cp_addrset_full_bits,
+            "sub at 0x%lx is not the full bitmap (%s)", b, ctx);
+      CHECK_EQ(cp_addrset_add_small(&s, b + rnd(CP_PAGE_ADDRS - 8), 8), 0, "add in a full sub (%s)", ctx);
+   }
+   cp_addrset_free(&s);
+   CHECK_EQ(cp_addrset_stats.bitmaps_live, live0, "bitmaps live after freeing the set");
    u64map_free(&m);
    teardown();
 }
@@ -953,12 +1024,12 @@ static void case_full_pages(uintptr_t unused)
    const unsigned npages = 3;
    Addr base = ((Addr)rnd(1u << 20) + 1) << CP_BIG_BITS;
    /* the pieces of each page: runs of 1 to 64 addresses, or up to 5000 */
-   enum { MAXP = 3 * CP_BIG_FULL };
+   enum { MAXP = 3 * BIG_ADDRS };
    static Addr pa[MAXP];
    static SizeT pn[MAXP];
    unsigned np = 0;
    for (unsigned pg = 0; pg < npages; pg++) {
-      Addr a = base + ((Addr)pg << CP_BIG_BITS), end = a + CP_BIG_FULL;
+      Addr a = base + ((Addr)pg << CP_BIG_BITS), end = a + BIG_ADDRS;
       while (a < end) {
          SizeT n = chance(10) ? (SizeT)rnd_in(65, 5000) : (SizeT)rnd_in(1, 64);
          if (n > end - a) n = (SizeT)(end - a);
@@ -972,7 +1043,7 @@ static void case_full_pages(uintptr_t unused)
       Addr ta = pa[i]; pa[i] = pa[j]; pa[j] = ta;
       SizeT tn = pn[i]; pn[i] = pn[j]; pn[j] = tn;
    }
-   unsigned filled0 = (unsigned)cp_addrset_stats.pages_filled;
+   ULong filled0 = cp_addrset_stats.subs_filled;
    for (unsigned i = 0; i < np; i++) {
       Addr a = pa[i];
       SizeT n = pn[i];
@@ -994,24 +1065,25 @@ static void case_full_pages(uintptr_t unused)
    }
    snprintf(ctx, sizeof ctx, "after filling");
    verify_set(&s, &m, "filled set");
-   CHECK_EQ(cp_addrset_stats.pages_filled - filled0, npages, "pages filled");
+   CHECK_EQ(cp_addrset_stats.subs_filled - filled0, s.nfull, "subs filled");
+   CHECK(s.nfull >= npages * CP_SUBS, "%u full subs for %u full pages", s.nfull, npages);
    for (unsigned pg = 0; pg < npages; pg++) {
       Addr a = base + ((Addr)pg << CP_BIG_BITS);
       CpBigPage* p = cp_addrset_page(&s, a >> CP_BIG_BITS);
-      CHECK_EQ(p->nset, CP_BIG_FULL, "page %u nset", pg);
       for (UInt k = 0; k < CP_SUBS; k++) {
+         CHECK_EQ(p->nset[k], CP_PAGE_ADDRS, "page %u sub %u nset", pg, k);
          CHECK(p->sub[k] == cp_addrset_full_bits, "page %u sub %u is not the full bitmap", pg, k);
          const CpBmCacheEnt* be = cp_addrset_bm_ent(&s, (a >> CP_PAGE_BITS) + k);
          if (be->key == (a >> CP_PAGE_BITS) + k)
             CHECK(be->bits == cp_addrset_full_bits, "page %u: cached bitmap %u is not the full one", pg, k);
       }
       for (unsigned t = 0; t < 200; t++) {                   /* nothing new there */
-         Addr b = a + rnd(CP_BIG_FULL - 64);
+         Addr b = a + rnd(BIG_ADDRS - 64);
          SizeT n = (SizeT)rnd_in(1, 64);
          CHECK_EQ(cp_addrset_add_small(&s, b, n), 0, "add_small(0x%lx, %lu) in a full page", b, n);
          CHECK(cp_addrset_contains(&s, b), "full page lacks 0x%lx", b);
       }
-      CHECK_EQ(cp_addrset_add_range(&s, a - 10, CP_BIG_FULL + 20), mset_add_range(&m, a - 10, CP_BIG_FULL + 20),
+      CHECK_EQ(cp_addrset_add_range(&s, a - 10, BIG_ADDRS + 20), mset_add_range(&m, a - 10, BIG_ADDRS + 20),
                "add_range over full page %u", pg);
    }
    verify_set(&s, &m, "set with full pages");
@@ -1106,7 +1178,8 @@ static void case_sparse_runs(uintptr_t unused)
    verify_set(&u, &m, "union of bitmaps into runs");
    CHECK_EQ(u.nbitmaps, 2, "bitmaps of the union");
 
-   /* a whole sub by add_range is one run; the page fills with runs and bitmaps in it */
+   /* a whole sub by add_range is the full bitmap at once (a run of all its
+      addresses fills it); the page fills with runs and bitmaps in it */
    snprintf(ctx, sizeof ctx, "fill page 0");
    for (unsigned k = 0; k < CP_SUBS; k++) {
       Addr a = base + ((Addr)k << CP_PAGE_BITS);
@@ -1114,7 +1187,9 @@ static void case_sparse_runs(uintptr_t unused)
                "sub %u whole (%s)", k, ctx);
    }
    verify_set(&s, &m, "page 0 full");
-   CHECK_EQ(cp_addrset_page(&s, base >> CP_BIG_BITS)->nset, CP_BIG_FULL, "page 0 nset");
+   for (unsigned k = 0; k < CP_SUBS; k++)
+      CHECK(cp_addrset_page(&s, base >> CP_BIG_BITS)->sub[k] == cp_addrset_full_bits,
+            "page 0 sub %u is not the full bitmap", k);
    cp_addrset_free(&u);
    cp_addrset_free(&s);
    CHECK_EQ(cp_addrset_stats.bitmaps_live, live0, "bitmaps live after freeing the sets");
@@ -1136,6 +1211,7 @@ int main(int argc, char** argv)
    tc_add("edges/bm-cache-big",    case_bm_cache_big,    0, 60);
    tc_add("edges/bm-cache-max",    case_bm_cache_big,    1, 60);
    tc_add("edges/full-pages",      case_full_pages,      0, 60);
+   tc_add("edges/full-subs",       case_full_subs,       0, 60);
    tc_add("edges/full-cache",      case_full_cache,      0, 60);
    tc_add("edges/sparse-runs",     case_sparse_runs,     0, 20);
    tc_add("edges/reset",           case_reset,           0, 60);
