@@ -3,7 +3,7 @@
  * Modules: xmlread.c (streaming reader + validation), model.c (profile data,
  * lookups, selection helpers), util.c (numbers, output, errors), tables.c
  * (summary), graph.c (Graphviz), matrix.c (matrix and timeline: SVG written
- * by hand), diff.c, merge.c, partition.c,
+ * by hand), diff.c, merge.c, partition.c, check.c (the sums validate checks),
  * main.c (command line).  The RelaxNG schema is embedded by the build as
  * cpr_schema_rng[] (schema-rng.c, generated from docs/commprof.rng). */
 
@@ -342,6 +342,11 @@ int cpr_load(const char* path, cpr_profile** out, cpr_error* err);
 /* same, from memory (for the fuzzer); name is used in messages */
 int cpr_load_memory(const char* data, size_t len, const char* name, cpr_profile** out, cpr_error* err);
 void cpr_reader_cleanup(void);
+
+/* check.c: the sums a profile must satisfy (bytes-read = in-bytes +
+ * self-bytes, totals, thread matrix...; see check.c).  Returns 0, or
+ * CPR_EINPUT with *err set to the first violation. */
+int cpr_check_sums(const cpr_profile* p, cpr_error* err);
 
 /* model.c */
 cpr_profile* cpr_profile_new(const char* path);

@@ -78,7 +78,17 @@ int cpr_cmd_validate(int argc, char** argv)
                    "phase, per-call record and caller context refers to known functions,\n"
                    "objects, threads and phases; a slice's d attribute is parsed strictly\n"
                    "(\"F:I,R,W,C\" records, one space apart) and slices increase.  DOCTYPEs\n"
-                   "and entities are refused.\n"
+                   "and entities are refused.  Then the sums every profile of commprof (and\n"
+                   "of merge) satisfies: per function, bytes-read = in-bytes + self-bytes,\n"
+                   "in-bytes and out-bytes are the sums of its edges' bytes, in-unma and\n"
+                   "out-unma lie between their largest UnMA and the sum, the stack (heap,\n"
+                   "global) parts do not exceed the whole; an edge's unma, accesses and\n"
+                   "first-read do not exceed its bytes; <totals> are the sums over the\n"
+                   "functions and edges; the threads' instructions and bytes-read add up to\n"
+                   "the totals, their in-bytes and out-bytes to the thread matrix off the\n"
+                   "diagonal; the thread edges of two functions add up to their edge, and\n"
+                   "those between two threads to their cell (but for (library data)'s and\n"
+                   "(dynamic linker)'s).  The other commands do not check these sums.\n"
                    "\n"
                    "Prints 'FILE: valid (N functions, N edges)' for each good file (nothing\n"
                    "with -q) and one line 'commprof-report: FILE:LINE: message' for the\n"
@@ -98,8 +108,9 @@ int cpr_cmd_validate(int argc, char** argv)
     for (int i = optind; i < argc; i++) {
         cpr_profile* p;
         cpr_error err = {0};
-        if (cpr_load(argv[i], &p, &err)) {
+        if (cpr_load(argv[i], &p, &err) || cpr_check_sums(p, &err)) {
             cpr_print_error(&err);
+            cpr_profile_free(p);
             return CPR_EINPUT;
         }
         if (!quiet) printf("%s: valid (%zu functions, %zu edges)\n", argv[i], p->nfuncs, p->nedges);

@@ -1,7 +1,8 @@
 /* libFuzzer harness of commprof-report's XML reader (tests/fuzz/run).
  *
  * Feeds the input to cpr_load_memory, the same streaming reader and RelaxNG
- * validation as for files.  An input that is a valid profile is then also
+ * validation as for files.  An input that is a valid profile goes through
+ * validate's sums (cpr_check_sums), and is then also
  * written to a file and run through the commands (summary, both CSV tables,
  * matrix as text and SVG, diff with itself, partition, merge, graph as DOT,
  * without layout; the tables, graphs and matrices of the other sections, the
@@ -49,6 +50,9 @@ int LLVMFuzzerTestOneInput(const unsigned char* data, size_t size)
     free(order);
     for (size_t i = 0; i < p->nfuncs; i++)
         if (cpr_find_id(p, p->funcs[i].id) != i) abort();
+    /* validate's sums: any numbers, a one-line message when they do not hold */
+    cpr_error serr = {0};
+    if (cpr_check_sums(p, &serr) && (!serr.set || !serr.msg[0] || strchr(serr.msg, '\n'))) abort();
     cpr_profile_free(p);
 
     FILE* f = fopen(path, "wb");

@@ -718,6 +718,38 @@ else
 fi
 check merge-sections-valid xmllint --noout --relaxng "$RNG" "$T/merged-sections.xml"
 golden summary-merged-objects.txt "$CPR" summary --table=objects "$T/merged-sections.xml"
+check merge-sections-sums "$CPR" validate -q "$T/merged-sections.xml"
+
+# validate checks the sums a profile satisfies (commprof/report/check.c): each
+# input below breaks one of in/sections.xml's (sed expression | the message);
+# validate exits 2 with that one line, while the other commands still read the
+# file (a hand-edited profile can be summarised)
+sums_cases=(
+    's/bytes-read="2500" bytes-written="2000"/bytes-read="2501" bytes-written="2000"/|function 1 (main): bytes-read 2501 is not in-bytes + self-bytes (500 + 2000)'
+    's/<edge producer="4" consumer="1" bytes="500" unma="500"/<edge producer="4" consumer="1" bytes="500" unma="501"/|edge hot loop -> main: unma (501) exceeds its bytes (500)'
+    '/<function id="3" /s/ in-unma="4000"/ in-unma="3999"/|function 3 (filter<int>&): in-unma 3999 is not between the largest unma of its incoming edges (4000) and their sum (4000)'
+    '/<function id="3" /s/ stack-loads="100"/ stack-loads="4001"/|function 3 (filter<int>&): stack-loads (4001) exceeds loads (4000)'
+    's/comm-bytes="24864"/comm-bytes="24865"/|<totals> comm-bytes 24865 is not the edges'"'"' bytes (24864)'
+    '/<thread id="1" /s/ in-bytes="8000"/ in-bytes="8001"/|thread 1: in-bytes 8001 is not the sum of its column of the thread matrix off the diagonal (8000)'
+    '/<thread id="2" /s/ instructions="70300"/ instructions="70301"/|the threads'"'"' instructions add up to 170301, not to <totals> instructions (170300)'
+    's/<edge producer="3" producer-thread="2" consumer="4" consumer-thread="1" bytes="8000"/<edge producer="3" producer-thread="2" consumer="4" consumer-thread="1" bytes="7000"/|thread edges filter<int>& -> hot loop: their bytes add up to 7000, not to the edge'"'"'s (8000)'
+    's/<cell producer="2" consumer="1" bytes="8000"/<cell producer="2" consumer="1" bytes="8001"/;/<thread id="1" /s/ in-bytes="8000"/ in-bytes="8001"/;/<thread id="2" /s/ out-bytes="8000"/ out-bytes="8001"/|thread-matrix cell 2 -> 1: bytes 8001 are not the sum of the thread edges between the two threads (8000, those of (library data) and (dynamic linker) left out)'
+)
+k=0
+for c in "${sums_cases[@]}"; do
+    k=$((k + 1))
+    sed -e "${c%%|*}" in/sections.xml >"sums-$k.xml"
+    want="commprof-report: sums-$k.xml: ${c#*|}"
+    r "$CPR" validate "sums-$k.xml"
+    if cmp -s in/sections.xml "sums-$k.xml"; then
+        fail "validate-sums-$k" "the sed expression changed nothing: ${c%%|*}"
+    elif ((rc != 2)) || [[ -s $T/out ]] || [[ $(cat "$T/err") != "$want" ]]; then
+        fail "validate-sums-$k" "exit $rc: $(head -c 400 "$T/err") (expected: $want)"
+    else
+        pass "validate-sums-$k"
+    fi
+done
+check validate-sums-summary-reads "$CPR" summary sums-1.xml
 # a thread-local variable's object (kind tls, "NAME (thread N)") is renumbered with its
 # thread, as a stack is: thread 2 of the second input is thread 4 of the merge
 sed -e 's|^    <object id="4" kind="section"|    <object id="5" kind="tls" name="counter (thread 2)" symbol="counter" elf="/opt/app" size="8" blocks="0" total-bytes="8" peak-bytes="8" reads="3" read-bytes="24" writes="1" write-bytes="8" written-bytes="8" prod-bytes="8" alloc-pct="100.0" prod-pct="100.0" thread="2" first-access="5000" last-access="6000"/>\n&|' \

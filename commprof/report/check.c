@@ -1,0 +1,302 @@
+/* commprof-report: the sums a profile must satisfy (validate).
+ *
+ * The reader (xmlread.c) checks the schema and the references; this module
+ * checks what holds between the numbers of a profile written by commprof
+ * (docs/definitions.md), and of one merged by commprof-report merge, whose
+ * counters are sums and whose UnMA values are maxima over the inputs:
+ *   - per function: bytes-read = in-bytes + self-bytes; in-bytes and
+ *     out-bytes are the sums of its incoming and outgoing edges' bytes; an
+ *     UnMA is at most its bytes, in-unma and out-unma lie between the
+ *     largest UnMA of those edges and the sum of them; the stack parts (and
+ *     the heap and global ones) are at most the whole, a load or a store
+ *     moves at least one byte, mem-instructions <= instructions;
+ *   - per edge: unma <= bytes, accesses <= bytes, first-read <= bytes;
+ *   - totals: instructions, bytes-read, bytes-written and self-bytes are the
+ *     sums over the functions, comm-bytes the sum over the edges, comm-unma
+ *     between the largest edge UnMA and the sum of them, functions and edges
+ *     the numbers of elements;
+ *   - threads: their instructions and bytes-read add up to the totals; a
+ *     thread's in-bytes and out-bytes are the sums of its column and row of
+ *     the thread matrix off the diagonal, its bytes-read at least its
+ *     column's sum; a cell's unma <= bytes;
+ *   - thread edges: those of a pair of different functions add up to the
+ *     pair's edge (bytes and accesses), and the pair has an edge; those
+ *     between two threads, but for (library data)'s and (dynamic
+ *     linker)'s, add up to the bytes of the threads' cell.
+ * The first violation is reported, as "FILE: message" (no line: the numbers
+ * come from several elements). */
+
+#include "cpr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char* fname(const cpr_profile* p, size_t i, char* buf, size_t n)
+{
+    char nb[512];
+    snprintf(buf, n, "function %u (%s)", p->funcs[i].id, cpr_display_name(p, i, nb, sizeof nb));
+    return buf;
+}
+
+/* a + b, or UINT64_MAX when it overflows (the comparison then fails for a
+   well-formed profile only if its own numbers overflow, which the tool never
+   writes) */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return cpr_add_u64(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* (library data) and (dynamic linker): the run-time's own state, which the
+   thread matrix leaves out */
+static int runtime_node(const cpr_profile* p, size_t i)
+{
+    const cpr_func* f = &p->funcs[i];
+    return f->special && (!strcmp(f->name, "(library data)") || !strcmp(f->name, "(dynamic linker)"));
+}
+
+#define FAIL(...)                                          \
+    do {                                                   \
+        cpr_seterr(err, p->path, 0, __VA_ARGS__);          \
+        goto out;                                          \
+    } while (0)
+
+int cpr_check_sums(const cpr_profile* p, cpr_error* err)
+{
+    int rc = CPR_EINPUT;
+    char b1[700], b2[700];
+    size_t nf = p->nfuncs;
+    /* per function: sums and maxima of the incoming and outgoing edges */
+    uint64_t* in_b = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
+    uint64_t* in_u = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
+    uint64_t* in_m = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
+    uint64_t* out_b = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
+    uint64_t* out_u = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
+    uint64_t* out_m = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
+    uint64_t* tsum = NULL;
+    cpr_pairmap tpairs;
+    cpr_pairmap_init(&tpairs);
+
+    uint64_t comm_b = 0, comm_u = 0, comm_m = 0;
+    for (size_t k = 0; k < p->nedges; k++) {
+        const cpr_edge* e = &p->edges[k];
+        if (e->unma > e->bytes || e->accesses > e->bytes || (p->has_first_read && e->first_read > e->bytes))
+            FAIL("edge %s -> %s: %s (%llu) exceeds its bytes (%llu)",
+                 cpr_display_name(p, e->p, b1, sizeof b1), cpr_display_name(p, e->c, b2, sizeof b2),
+                 e->unma > e->bytes ? "unma" : e->accesses > e->bytes ? "accesses" : "first-read",
+                 (unsigned long long)(e->unma > e->bytes       ? e->unma
+                                      : e->accesses > e->bytes ? e->accesses
+                                                               : e->first_read),
+                 (unsigned long long)e->bytes);
+        in_b[e->c] = sat_add(in_b[e->c], e->bytes);
+        in_u[e->c] = sat_add(in_u[e->c], e->unma);
+        if (e->unma > in_m[e->c]) in_m[e->c] = e->unma;
+        out_b[e->p] = sat_add(out_b[e->p], e->bytes);
+        out_u[e->p] = sat_add(out_u[e->p], e->unma);
+        if (e->unma > out_m[e->p]) out_m[e->p] = e->unma;
+        comm_b = sat_add(comm_b, e->bytes);
+        comm_u = sat_add(comm_u, e->unma);
+        if (e->unma > comm_m) comm_m = e->unma;
+    }
+
+    uint64_t t_ins = 0, t_rd = 0, t_wr = 0, t_self = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const cpr_func* f = &p->funcs[i];
+        if (sat_add(f->in_bytes, f->self_bytes) != f->bytes_read)
+            FAIL("%s: bytes-read %llu is not in-bytes + self-bytes (%llu + %llu)", fname(p, i, b1, sizeof b1),
+                 (unsigned long long)f->bytes_read, (unsigned long long)f->in_bytes,
+                 (unsigned long long)f->self_bytes);
+        if (f->in_bytes != in_b[i])
+            FAIL("%s: in-bytes %llu is not the sum of its incoming edges' bytes (%llu)",
+                 fname(p, i, b1, sizeof b1), (unsigned long long)f->in_bytes, (unsigned long long)in_b[i]);
+        if (f->out_bytes != out_b[i])
+            FAIL("%s: out-bytes %llu is not the sum of its outgoing edges' bytes (%llu)",
+                 fname(p, i, b1, sizeof b1), (unsigned long long)f->out_bytes, (unsigned long long)out_b[i]);
+        if (f->in_unma < in_m[i] || f->in_unma > in_u[i])
+            FAIL("%s: in-unma %llu is not between the largest unma of its incoming edges (%llu) and their "
+                 "sum (%llu)",
+                 fname(p, i, b1, sizeof b1), (unsigned long long)f->in_unma, (unsigned long long)in_m[i],
+                 (unsigned long long)in_u[i]);
+        if (f->out_unma < out_m[i] || f->out_unma > out_u[i])
+            FAIL("%s: out-unma %llu is not between the largest unma of its outgoing edges (%llu) and their "
+                 "sum (%llu)",
+                 fname(p, i, b1, sizeof b1), (unsigned long long)f->out_unma, (unsigned long long)out_m[i],
+                 (unsigned long long)out_u[i]);
+        struct {
+            const char *part, *whole;
+            uint64_t a, b;
+        } le[] = {
+            {"self-unma", "self-bytes", f->self_unma, f->self_bytes},
+            {"stack-loads", "loads", f->stack_loads, f->loads},
+            {"stack-stores", "stores", f->stack_stores, f->stores},
+            {"stack-bytes-read", "bytes-read", f->stack_bytes_read, f->bytes_read},
+            {"stack-bytes-written", "bytes-written", f->stack_bytes_written, f->bytes_written},
+            {"loads", "bytes-read", f->loads, f->bytes_read},
+            {"stores", "bytes-written", f->stores, f->bytes_written},
+            {"mem-instructions", "instructions", f->mem_instructions, f->instructions},
+            {"heap-bytes-read + global-bytes-read", "bytes-read",
+             f->has_objects ? sat_add(f->heap_bytes_read, f->global_bytes_read) : 0, f->bytes_read},
+            {"heap-bytes-written + global-bytes-written", "bytes-written",
+             f->has_objects ? sat_add(f->heap_bytes_written, f->global_bytes_written) : 0, f->bytes_written},
+        };
+        for (size_t k = 0; k < sizeof le / sizeof le[0]; k++)
+            if (le[k].a > le[k].b)
+                FAIL("%s: %s (%llu) exceeds %s (%llu)", fname(p, i, b1, sizeof b1), le[k].part,
+                     (unsigned long long)le[k].a, le[k].whole, (unsigned long long)le[k].b);
+        t_ins = sat_add(t_ins, f->instructions);
+        t_rd = sat_add(t_rd, f->bytes_read);
+        t_wr = sat_add(t_wr, f->bytes_written);
+        t_self = sat_add(t_self, f->self_bytes);
+    }
+
+    struct {
+        const char *name, *of;
+        uint64_t have, want;
+    } tot[] = {
+        {"instructions", "the functions' instructions", p->t_instructions, t_ins},
+        {"bytes-read", "the functions' bytes-read", p->t_bytes_read, t_rd},
+        {"bytes-written", "the functions' bytes-written", p->t_bytes_written, t_wr},
+        {"self-bytes", "the functions' self-bytes", p->t_self_bytes, t_self},
+        {"comm-bytes", "the edges' bytes", p->t_comm_bytes, comm_b},
+        {"functions", "the number of <function> elements", p->t_functions, nf},
+        {"edges", "the number of <edge> elements", p->t_edges, p->nedges},
+    };
+    for (size_t k = 0; k < sizeof tot / sizeof tot[0]; k++)
+        if (tot[k].have != tot[k].want)
+            FAIL("<totals> %s %llu is not %s (%llu)", tot[k].name, (unsigned long long)tot[k].have, tot[k].of,
+                 (unsigned long long)tot[k].want);
+    if (p->t_comm_unma < comm_m || p->t_comm_unma > comm_u)
+        FAIL("<totals> comm-unma %llu is not between the largest unma of the edges (%llu) and their sum (%llu)",
+             (unsigned long long)p->t_comm_unma, (unsigned long long)comm_m, (unsigned long long)comm_u);
+
+    if (p->nthreads) {
+        /* per thread: [0] column off the diagonal, [1] row off the
+           diagonal, [2] whole column */
+        tsum = cpr_xcalloc(p->nthreads * 3, sizeof(uint64_t));
+        uint64_t th_ins = 0, th_rd = 0;
+        for (size_t t = 0; t < p->nthreads; t++) {
+            th_ins = sat_add(th_ins, p->threads[t].instructions);
+            th_rd = sat_add(th_rd, p->threads[t].bytes_read);
+        }
+        if (th_ins != p->t_instructions || th_rd != p->t_bytes_read)
+            FAIL("the threads' %s add up to %llu, not to <totals> %s (%llu)",
+                 th_ins != p->t_instructions ? "instructions" : "bytes-read",
+                 (unsigned long long)(th_ins != p->t_instructions ? th_ins : th_rd),
+                 th_ins != p->t_instructions ? "instructions" : "bytes-read",
+                 (unsigned long long)(th_ins != p->t_instructions ? p->t_instructions : p->t_bytes_read));
+        for (size_t k = 0; k < p->ncells; k++) {
+            const cpr_cell* c = &p->cells[k];
+            if (c->unma > c->bytes)
+                FAIL("thread-matrix cell %u -> %u: unma (%llu) exceeds its bytes (%llu)", c->p, c->c,
+                     (unsigned long long)c->unma, (unsigned long long)c->bytes);
+            size_t pi = cpr_thread_index(p, c->p), ci = cpr_thread_index(p, c->c);
+            if (ci != (size_t)-1) {
+                tsum[3 * ci + 2] = sat_add(tsum[3 * ci + 2], c->bytes);
+                if (c->p != c->c) tsum[3 * ci] = sat_add(tsum[3 * ci], c->bytes);
+            }
+            if (pi != (size_t)-1 && c->p != c->c) tsum[3 * pi + 1] = sat_add(tsum[3 * pi + 1], c->bytes);
+        }
+        for (size_t t = 0; t < p->nthreads; t++) {
+            const cpr_thread* th = &p->threads[t];
+            if (th->in_bytes != tsum[3 * t])
+                FAIL("thread %u: in-bytes %llu is not the sum of its column of the thread matrix off the "
+                     "diagonal (%llu)",
+                     th->id, (unsigned long long)th->in_bytes, (unsigned long long)tsum[3 * t]);
+            if (th->out_bytes != tsum[3 * t + 1])
+                FAIL("thread %u: out-bytes %llu is not the sum of its row of the thread matrix off the "
+                     "diagonal (%llu)",
+                     th->id, (unsigned long long)th->out_bytes, (unsigned long long)tsum[3 * t + 1]);
+            if (th->bytes_read < tsum[3 * t + 2])
+                FAIL("thread %u: bytes-read %llu is less than the sum of its column of the thread matrix (%llu)",
+                     th->id, (unsigned long long)th->bytes_read, (unsigned long long)tsum[3 * t + 2]);
+        }
+    }
+
+    if (p->ntedges) {
+        /* the thread edges of each pair of different functions */
+        size_t np = 0;
+        uint64_t* sums = cpr_xcalloc(p->ntedges * 2, sizeof(uint64_t));
+        for (size_t k = 0; k < p->ntedges; k++) {
+            const cpr_tedge* t = &p->tedges[k];
+            if (t->unma > t->bytes || t->accesses > t->bytes) {
+                free(sums);
+                FAIL("thread edge %s@%u -> %s@%u: %s exceeds its bytes (%llu)",
+                     cpr_display_name(p, t->p, b1, sizeof b1), t->pt, cpr_display_name(p, t->c, b2, sizeof b2),
+                     t->ct, t->unma > t->bytes ? "unma" : "accesses", (unsigned long long)t->bytes);
+            }
+            if (t->p == t->c) continue;
+            size_t j = cpr_pairmap_get(&tpairs, t->p, t->c, np, 1);
+            if (j == np) np++;
+            sums[2 * j] = sat_add(sums[2 * j], t->bytes);
+            sums[2 * j + 1] = sat_add(sums[2 * j + 1], t->accesses);
+        }
+        cpr_pairmap emap;
+        cpr_pairmap_init(&emap);
+        for (size_t k = 0; k < p->nedges; k++) cpr_pairmap_get(&emap, p->edges[k].p, p->edges[k].c, k, 1);
+        for (size_t k = 0; k < p->ntedges; k++) {
+            const cpr_tedge* t = &p->tedges[k];
+            if (t->p == t->c) continue;
+            size_t j = cpr_pairmap_get(&tpairs, t->p, t->c, 0, 0);
+            size_t e = cpr_pairmap_get(&emap, t->p, t->c, 0, 0);
+            const char* why = NULL;
+            uint64_t have = 0, want = 0;
+            if (e == (size_t)-1)
+                why = "has no edge";
+            else if (sums[2 * j] != p->edges[e].bytes)
+                why = "bytes", have = sums[2 * j], want = p->edges[e].bytes;
+            else if (sums[2 * j + 1] != p->edges[e].accesses)
+                why = "accesses", have = sums[2 * j + 1], want = p->edges[e].accesses;
+            if (why) {
+                const char* pn = cpr_display_name(p, t->p, b1, sizeof b1);
+                const char* cn = cpr_display_name(p, t->c, b2, sizeof b2);
+                free(sums);
+                cpr_pairmap_free(&emap);
+                if (e == (size_t)-1) FAIL("thread edges %s -> %s: the pair %s", pn, cn, why);
+                FAIL("thread edges %s -> %s: their %s add up to %llu, not to the edge's (%llu)", pn, cn, why,
+                     (unsigned long long)have, (unsigned long long)want);
+            }
+        }
+        free(sums);
+        cpr_pairmap_free(&emap);
+
+        /* between two threads: the cell is the sum of the thread edges but
+           those of (library data) and (dynamic linker) */
+        cpr_pairmap cmap;
+        cpr_pairmap_init(&cmap);
+        uint64_t* csum = cpr_xcalloc(p->ncells ? p->ncells : 1, sizeof(uint64_t));
+        for (size_t k = 0; k < p->ncells; k++) cpr_pairmap_get(&cmap, p->cells[k].p, p->cells[k].c, k, 1);
+        const cpr_tedge* lone = NULL;
+        for (size_t k = 0; k < p->ntedges && !lone; k++) {
+            const cpr_tedge* t = &p->tedges[k];
+            if (t->pt == t->ct || t->pt == 0 || runtime_node(p, t->p) || runtime_node(p, t->c)) continue;
+            size_t j = cpr_pairmap_get(&cmap, t->pt, t->ct, 0, 0);
+            if (j == (size_t)-1) lone = t;
+            else csum[j] = sat_add(csum[j], t->bytes);
+        }
+        size_t bad = (size_t)-1;
+        for (size_t k = 0; k < p->ncells && !lone && bad == (size_t)-1; k++)
+            if (p->cells[k].p != p->cells[k].c && csum[k] != p->cells[k].bytes) bad = k;
+        uint64_t have = bad != (size_t)-1 ? csum[bad] : 0;
+        free(csum);
+        cpr_pairmap_free(&cmap);
+        if (lone)
+            FAIL("thread edges from thread %u to thread %u, but the thread matrix has no such cell", lone->pt,
+                 lone->ct);
+        if (bad != (size_t)-1)
+            FAIL("thread-matrix cell %u -> %u: bytes %llu are not the sum of the thread edges between the two "
+                 "threads (%llu, those of (library data) and (dynamic linker) left out)",
+                 p->cells[bad].p, p->cells[bad].c, (unsigned long long)p->cells[bad].bytes,
+                 (unsigned long long)have);
+    }
+    rc = CPR_OK;
+out:
+    free(in_b);
+    free(in_u);
+    free(in_m);
+    free(out_b);
+    free(out_u);
+    free(out_m);
+    free(tsum);
+    cpr_pairmap_free(&tpairs);
+    return rc;
+}
