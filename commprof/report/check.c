@@ -22,7 +22,11 @@
  *   - thread edges: those of a pair of different functions add up to the
  *     pair's edge (bytes and accesses), and the pair has an edge; those
  *     between two threads, but for (library data)'s and (dynamic
- *     linker)'s, add up to the bytes of the threads' cell.
+ *     linker)'s, add up to the bytes of the threads' cell;
+ *   - data objects: the flows through an object add up to its read-bytes,
+ *     its reads and writes are at most its read and written bytes; a flow's
+ *     unma <= bytes; the flows of a pair of functions add up to at most
+ *     their edge's bytes (the self-bytes for one function).
  * The first violation is reported, as "FILE: message" (no line: the numbers
  * come from several elements). */
 
@@ -287,6 +291,58 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
                  "threads (%llu, those of (library data) and (dynamic linker) left out)",
                  p->cells[bad].p, p->cells[bad].c, (unsigned long long)p->cells[bad].bytes,
                  (unsigned long long)have);
+    }
+    if (p->has_objects) {
+        /* the flows through each object add up to its read bytes; those of a
+           pair of functions are at most their edge's bytes (their self
+           bytes for one function): loads outside the objects count in the
+           edge only */
+        uint64_t* obytes = cpr_xcalloc(p->nobjects ? p->nobjects : 1, sizeof(uint64_t));
+        cpr_pairmap fmap, emap;
+        cpr_pairmap_init(&fmap);
+        cpr_pairmap_init(&emap);
+        uint64_t* psum = cpr_xcalloc(p->nflows ? p->nflows : 1, sizeof(uint64_t));
+        size_t np = 0;
+        char msg[600] = "";
+        for (size_t k = 0; k < p->nedges; k++) cpr_pairmap_get(&emap, p->edges[k].p, p->edges[k].c, k, 1);
+        for (size_t k = 0; k < p->nflows && !msg[0]; k++) {
+            const cpr_flow* fl = &p->flows[k];
+            if (fl->unma > fl->bytes) {
+                snprintf(msg, sizeof msg, "a flow through object %u: unma (%llu) exceeds its bytes (%llu)",
+                         p->objects[fl->o].id, (unsigned long long)fl->unma, (unsigned long long)fl->bytes);
+                break;
+            }
+            obytes[fl->o] = sat_add(obytes[fl->o], fl->bytes);
+            size_t j = cpr_pairmap_get(&fmap, fl->p, fl->c, np, 1);
+            if (j == np) np++;
+            psum[j] = sat_add(psum[j], fl->bytes);
+        }
+        for (size_t k = 0; k < p->nflows && !msg[0]; k++) {
+            const cpr_flow* fl = &p->flows[k];
+            size_t j = cpr_pairmap_get(&fmap, fl->p, fl->c, 0, 0);
+            size_t e = fl->p == fl->c ? (size_t)-1 : cpr_pairmap_get(&emap, fl->p, fl->c, 0, 0);
+            uint64_t lim = fl->p == fl->c ? p->funcs[fl->p].self_bytes : e == (size_t)-1 ? 0 : p->edges[e].bytes;
+            if (psum[j] > lim)
+                snprintf(msg, sizeof msg, "the flows from %s to %s through objects add up to %llu bytes, more than %s (%llu)",
+                         cpr_display_name(p, fl->p, b1, sizeof b1), cpr_display_name(p, fl->c, b2, sizeof b2),
+                         (unsigned long long)psum[j], fl->p == fl->c ? "its self-bytes" : "their edge's bytes",
+                         (unsigned long long)lim);
+        }
+        for (size_t o = 0; o < p->nobjects && !msg[0]; o++) {
+            const cpr_object* ob = &p->objects[o];
+            if (obytes[o] != ob->read_bytes)
+                snprintf(msg, sizeof msg, "object %u: read-bytes %llu is not the sum of the flows through it (%llu)",
+                         ob->id, (unsigned long long)ob->read_bytes, (unsigned long long)obytes[o]);
+            else if (ob->reads > ob->read_bytes || ob->writes > ob->write_bytes)
+                snprintf(msg, sizeof msg, "object %u: %s exceeds %s", ob->id,
+                         ob->reads > ob->read_bytes ? "reads" : "writes",
+                         ob->reads > ob->read_bytes ? "read-bytes" : "write-bytes");
+        }
+        free(obytes);
+        free(psum);
+        cpr_pairmap_free(&fmap);
+        cpr_pairmap_free(&emap);
+        if (msg[0]) FAIL("%s", msg);
     }
     rc = CPR_OK;
 out:
