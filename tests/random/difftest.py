@@ -23,6 +23,9 @@ forked child's (which inherits the producers and starts with zeroed counters):
     -> consumer, self flows included (bytes, UnMA).
 Self edges and the functions' other memory (their stack frames at -O0, the
 threads' arguments) are not compared: only memory whose truth the model has.
+Every profile must also satisfy the sums of commprof-report validate (checked
+by commprof/tests/cp_edges): totals, functions against their edges, threads
+against the thread matrix, objects against their flows.
 
     difftest.py [--seeds A:B] [--keep DIR] [--valgrind-lib DIR] [--no-avx]
                 [--vgopt OPT ...] [-v]
@@ -34,6 +37,7 @@ import xml.etree.ElementTree as ET
 
 WIDTHS = (1, 2, 4, 8, 16, 32)
 UNW = '(unwritten)'
+CP_EDGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'commprof', 'tests', 'cp_edges')
 
 
 class LongJmp(Exception):
@@ -394,6 +398,10 @@ def main():
                 who = 'child %d: ' % n if n else ''
                 want = {k: (v[0], len(v[1]), v[2]) for k, v in edges_w.items() if k[0] != k[1]}
                 edges, obj, flows = parse_xml(xml, prog.size)
+                # the sums every profile satisfies (cp_edges checks them)
+                sums = subprocess.run([CP_EDGES, xml, '--no-edges'], capture_output=True, text=True)
+                if sums.returncode:
+                    diffs.append('%s%s' % (who, sums.stderr.strip()[-300:]))
                 got = {k: v for k, v in edges.items() if k[1] in fns and (k[0] in fns or k[0] == UNW)}
                 for k in sorted(set(want) | set(got)) if not prog.ctl else ():
                     if want.get(k) != got.get(k):
