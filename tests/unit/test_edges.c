@@ -951,6 +951,30 @@ static void case_full_cache(uintptr_t unused)
    teardown();
 }
 
+/* Cuts [a, end) into pieces of 1 to 64 addresses, or (one in ten) 65 to
+   big, appended to pa/pn from np; returns the new count. */
+static unsigned cut_pieces(Addr a, Addr end, SizeT big, Addr* pa, SizeT* pn, unsigned np)
+{
+   while (a < end) {
+      SizeT n = chance(10) ? (SizeT)rnd_in(65, big) : (SizeT)rnd_in(1, 64);
+      if (n > end - a) n = (SizeT)(end - a);
+      pa[np] = a;
+      pn[np++] = n;
+      a += n;
+   }
+   return np;
+}
+
+/* Puts the np pieces in random order. */
+static void shuffle_pieces(Addr* pa, SizeT* pn, unsigned np)
+{
+   for (unsigned i = np - 1; i > 0; i--) {
+      unsigned j = (unsigned)rnd(i + 1);
+      Addr ta = pa[i]; pa[i] = pa[j]; pa[j] = ta;
+      SizeT tn = pn[i]; pn[i] = pn[j]; pn[j] = tn;
+   }
+}
+
 /* A buffer read whole whose ends are not those of a page (a heap block
    between others): each sub it covers entirely turns into the shared full
    bitmap as soon as its last address comes in, in a page that never fills;
@@ -970,19 +994,8 @@ static void case_full_subs(uintptr_t unused)
    enum { MAXP = 13 * CP_PAGE_ADDRS };
    static Addr pa[MAXP];
    static SizeT pn[MAXP];
-   unsigned np = 0;
-   for (Addr a = a0; a < a1;) {
-      SizeT n = chance(10) ? (SizeT)rnd_in(65, 3000) : (SizeT)rnd_in(1, 64);
-      if (n > a1 - a) n = (SizeT)(a1 - a);
-      pa[np] = a;
-      pn[np++] = n;
-      a += n;
-   }
-   for (unsigned i = np - 1; i > 0; i--) {                  /* shuffle */
-      unsigned j = (unsigned)rnd(i + 1);
-      Addr ta = pa[i]; pa[i] = pa[j]; pa[j] = ta;
-      SizeT tn = pn[i]; pn[i] = pn[j]; pn[j] = tn;
-   }
+   unsigned np = cut_pieces(a0, a1, 3000, pa, pn, 0);
+   shuffle_pieces(pa, pn, np);
    ULong filled0 = cp_addrset_stats.subs_filled;
    for (unsigned i = 0; i < np; i++) {
       snprintf(ctx, sizeof ctx, "piece #%u add(0x%lx, %lu)", i, pa[i], pn[i]);
@@ -1029,20 +1042,10 @@ static void case_full_pages(uintptr_t unused)
    static SizeT pn[MAXP];
    unsigned np = 0;
    for (unsigned pg = 0; pg < npages; pg++) {
-      Addr a = base + ((Addr)pg << CP_BIG_BITS), end = a + BIG_ADDRS;
-      while (a < end) {
-         SizeT n = chance(10) ? (SizeT)rnd_in(65, 5000) : (SizeT)rnd_in(1, 64);
-         if (n > end - a) n = (SizeT)(end - a);
-         pa[np] = a;
-         pn[np++] = n;
-         a += n;
-      }
+      Addr a = base + ((Addr)pg << CP_BIG_BITS);
+      np = cut_pieces(a, a + BIG_ADDRS, 5000, pa, pn, np);
    }
-   for (unsigned i = np - 1; i > 0; i--) {                  /* shuffle */
-      unsigned j = (unsigned)rnd(i + 1);
-      Addr ta = pa[i]; pa[i] = pa[j]; pa[j] = ta;
-      SizeT tn = pn[i]; pn[i] = pn[j]; pn[j] = tn;
-   }
+   shuffle_pieces(pa, pn, np);
    ULong filled0 = cp_addrset_stats.subs_filled;
    for (unsigned i = 0; i < np; i++) {
       Addr a = pa[i];
