@@ -77,9 +77,14 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
     uint64_t* out_b = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
     uint64_t* out_u = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
     uint64_t* out_m = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
-    uint64_t* tsum = NULL;
-    cpr_pairmap tpairs;
+    /* further sums, made by the sections that need them; all freed at out */
+    uint64_t *tsum = NULL, *tesum = NULL, *csum = NULL, *osum = NULL, *fsum = NULL;
+    cpr_pairmap emap, tpairs, cmap, fpairs; /* edges, thread-edge pairs, cells, flow pairs */
+    cpr_pairmap_init(&emap);
     cpr_pairmap_init(&tpairs);
+    cpr_pairmap_init(&cmap);
+    cpr_pairmap_init(&fpairs);
+    for (size_t k = 0; k < p->nedges; k++) cpr_pairmap_get(&emap, p->edges[k].p, p->edges[k].c, k, 1);
 
     uint64_t comm_b = 0, comm_u = 0, comm_m = 0;
     for (size_t k = 0; k < p->nedges; k++) {
@@ -217,132 +222,97 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
     }
 
     if (p->ntedges) {
-        /* the thread edges of each pair of different functions */
+        /* the thread edges of each pair of different functions add up to
+           their edge (bytes, accesses) */
         size_t np = 0;
-        uint64_t* sums = cpr_xcalloc(p->ntedges * 2, sizeof(uint64_t));
+        tesum = cpr_xcalloc(p->ntedges * 2, sizeof(uint64_t));
         for (size_t k = 0; k < p->ntedges; k++) {
             const cpr_tedge* t = &p->tedges[k];
-            if (t->unma > t->bytes || t->accesses > t->bytes) {
-                free(sums);
+            if (t->unma > t->bytes || t->accesses > t->bytes)
                 FAIL("thread edge %s@%u -> %s@%u: %s exceeds its bytes (%llu)",
                      cpr_display_name(p, t->p, b1, sizeof b1), t->pt, cpr_display_name(p, t->c, b2, sizeof b2),
                      t->ct, t->unma > t->bytes ? "unma" : "accesses", (unsigned long long)t->bytes);
-            }
             if (t->p == t->c) continue;
             size_t j = cpr_pairmap_get(&tpairs, t->p, t->c, np, 1);
             if (j == np) np++;
-            sums[2 * j] = sat_add(sums[2 * j], t->bytes);
-            sums[2 * j + 1] = sat_add(sums[2 * j + 1], t->accesses);
+            tesum[2 * j] = sat_add(tesum[2 * j], t->bytes);
+            tesum[2 * j + 1] = sat_add(tesum[2 * j + 1], t->accesses);
         }
-        cpr_pairmap emap;
-        cpr_pairmap_init(&emap);
-        for (size_t k = 0; k < p->nedges; k++) cpr_pairmap_get(&emap, p->edges[k].p, p->edges[k].c, k, 1);
         for (size_t k = 0; k < p->ntedges; k++) {
             const cpr_tedge* t = &p->tedges[k];
             if (t->p == t->c) continue;
             size_t j = cpr_pairmap_get(&tpairs, t->p, t->c, 0, 0);
             size_t e = cpr_pairmap_get(&emap, t->p, t->c, 0, 0);
-            const char* why = NULL;
-            uint64_t have = 0, want = 0;
-            if (e == (size_t)-1)
-                why = "has no edge";
-            else if (sums[2 * j] != p->edges[e].bytes)
-                why = "bytes", have = sums[2 * j], want = p->edges[e].bytes;
-            else if (sums[2 * j + 1] != p->edges[e].accesses)
-                why = "accesses", have = sums[2 * j + 1], want = p->edges[e].accesses;
-            if (why) {
-                const char* pn = cpr_display_name(p, t->p, b1, sizeof b1);
-                const char* cn = cpr_display_name(p, t->c, b2, sizeof b2);
-                free(sums);
-                cpr_pairmap_free(&emap);
-                if (e == (size_t)-1) FAIL("thread edges %s -> %s: the pair %s", pn, cn, why);
-                FAIL("thread edges %s -> %s: their %s add up to %llu, not to the edge's (%llu)", pn, cn, why,
-                     (unsigned long long)have, (unsigned long long)want);
-            }
+            const char* pn = cpr_display_name(p, t->p, b1, sizeof b1);
+            const char* cn = cpr_display_name(p, t->c, b2, sizeof b2);
+            if (e == (size_t)-1) FAIL("thread edges %s -> %s: the pair has no edge", pn, cn);
+            if (tesum[2 * j] != p->edges[e].bytes)
+                FAIL("thread edges %s -> %s: their bytes add up to %llu, not to the edge's (%llu)", pn, cn,
+                     (unsigned long long)tesum[2 * j], (unsigned long long)p->edges[e].bytes);
+            if (tesum[2 * j + 1] != p->edges[e].accesses)
+                FAIL("thread edges %s -> %s: their accesses add up to %llu, not to the edge's (%llu)", pn, cn,
+                     (unsigned long long)tesum[2 * j + 1], (unsigned long long)p->edges[e].accesses);
         }
-        free(sums);
-        cpr_pairmap_free(&emap);
 
         /* between two threads: the cell is the sum of the thread edges but
            those of (library data) and (dynamic linker) */
-        cpr_pairmap cmap;
-        cpr_pairmap_init(&cmap);
-        uint64_t* csum = cpr_xcalloc(p->ncells ? p->ncells : 1, sizeof(uint64_t));
+        csum = cpr_xcalloc(p->ncells ? p->ncells : 1, sizeof(uint64_t));
         for (size_t k = 0; k < p->ncells; k++) cpr_pairmap_get(&cmap, p->cells[k].p, p->cells[k].c, k, 1);
-        const cpr_tedge* lone = NULL;
-        for (size_t k = 0; k < p->ntedges && !lone; k++) {
+        for (size_t k = 0; k < p->ntedges; k++) {
             const cpr_tedge* t = &p->tedges[k];
             if (t->pt == t->ct || t->pt == 0 || runtime_node(p, t->p) || runtime_node(p, t->c)) continue;
             size_t j = cpr_pairmap_get(&cmap, t->pt, t->ct, 0, 0);
-            if (j == (size_t)-1) lone = t;
-            else csum[j] = sat_add(csum[j], t->bytes);
+            if (j == (size_t)-1)
+                FAIL("thread edges from thread %u to thread %u, but the thread matrix has no such cell", t->pt,
+                     t->ct);
+            csum[j] = sat_add(csum[j], t->bytes);
         }
-        size_t bad = (size_t)-1;
-        for (size_t k = 0; k < p->ncells && !lone && bad == (size_t)-1; k++)
-            if (p->cells[k].p != p->cells[k].c && csum[k] != p->cells[k].bytes) bad = k;
-        uint64_t have = bad != (size_t)-1 ? csum[bad] : 0;
-        free(csum);
-        cpr_pairmap_free(&cmap);
-        if (lone)
-            FAIL("thread edges from thread %u to thread %u, but the thread matrix has no such cell", lone->pt,
-                 lone->ct);
-        if (bad != (size_t)-1)
-            FAIL("thread-matrix cell %u -> %u: bytes %llu are not the sum of the thread edges between the two "
-                 "threads (%llu, those of (library data) and (dynamic linker) left out)",
-                 p->cells[bad].p, p->cells[bad].c, (unsigned long long)p->cells[bad].bytes,
-                 (unsigned long long)have);
+        for (size_t k = 0; k < p->ncells; k++)
+            if (p->cells[k].p != p->cells[k].c && csum[k] != p->cells[k].bytes)
+                FAIL("thread-matrix cell %u -> %u: bytes %llu are not the sum of the thread edges between the "
+                     "two threads (%llu, those of (library data) and (dynamic linker) left out)",
+                     p->cells[k].p, p->cells[k].c, (unsigned long long)p->cells[k].bytes,
+                     (unsigned long long)csum[k]);
     }
+
     if (p->has_objects) {
         /* the flows through each object add up to its read bytes; those of a
            pair of functions are at most their edge's bytes (their self
            bytes for one function): loads outside the objects count in the
            edge only */
-        uint64_t* obytes = cpr_xcalloc(p->nobjects ? p->nobjects : 1, sizeof(uint64_t));
-        cpr_pairmap fmap, emap;
-        cpr_pairmap_init(&fmap);
-        cpr_pairmap_init(&emap);
-        uint64_t* psum = cpr_xcalloc(p->nflows ? p->nflows : 1, sizeof(uint64_t));
         size_t np = 0;
-        char msg[600] = "";
-        for (size_t k = 0; k < p->nedges; k++) cpr_pairmap_get(&emap, p->edges[k].p, p->edges[k].c, k, 1);
-        for (size_t k = 0; k < p->nflows && !msg[0]; k++) {
+        osum = cpr_xcalloc(p->nobjects ? p->nobjects : 1, sizeof(uint64_t));
+        fsum = cpr_xcalloc(p->nflows ? p->nflows : 1, sizeof(uint64_t));
+        for (size_t k = 0; k < p->nflows; k++) {
             const cpr_flow* fl = &p->flows[k];
-            if (fl->unma > fl->bytes) {
-                snprintf(msg, sizeof msg, "a flow through object %u: unma (%llu) exceeds its bytes (%llu)",
-                         p->objects[fl->o].id, (unsigned long long)fl->unma, (unsigned long long)fl->bytes);
-                break;
-            }
-            obytes[fl->o] = sat_add(obytes[fl->o], fl->bytes);
-            size_t j = cpr_pairmap_get(&fmap, fl->p, fl->c, np, 1);
+            if (fl->unma > fl->bytes)
+                FAIL("a flow through object %u: unma (%llu) exceeds its bytes (%llu)", p->objects[fl->o].id,
+                     (unsigned long long)fl->unma, (unsigned long long)fl->bytes);
+            osum[fl->o] = sat_add(osum[fl->o], fl->bytes);
+            size_t j = cpr_pairmap_get(&fpairs, fl->p, fl->c, np, 1);
             if (j == np) np++;
-            psum[j] = sat_add(psum[j], fl->bytes);
+            fsum[j] = sat_add(fsum[j], fl->bytes);
         }
-        for (size_t k = 0; k < p->nflows && !msg[0]; k++) {
+        for (size_t k = 0; k < p->nflows; k++) {
             const cpr_flow* fl = &p->flows[k];
-            size_t j = cpr_pairmap_get(&fmap, fl->p, fl->c, 0, 0);
+            size_t j = cpr_pairmap_get(&fpairs, fl->p, fl->c, 0, 0);
             size_t e = fl->p == fl->c ? (size_t)-1 : cpr_pairmap_get(&emap, fl->p, fl->c, 0, 0);
             uint64_t lim = fl->p == fl->c ? p->funcs[fl->p].self_bytes : e == (size_t)-1 ? 0 : p->edges[e].bytes;
-            if (psum[j] > lim)
-                snprintf(msg, sizeof msg, "the flows from %s to %s through objects add up to %llu bytes, more than %s (%llu)",
-                         cpr_display_name(p, fl->p, b1, sizeof b1), cpr_display_name(p, fl->c, b2, sizeof b2),
-                         (unsigned long long)psum[j], fl->p == fl->c ? "its self-bytes" : "their edge's bytes",
-                         (unsigned long long)lim);
+            if (fsum[j] > lim)
+                FAIL("the flows from %s to %s through objects add up to %llu bytes, more than %s (%llu)",
+                     cpr_display_name(p, fl->p, b1, sizeof b1), cpr_display_name(p, fl->c, b2, sizeof b2),
+                     (unsigned long long)fsum[j], fl->p == fl->c ? "its self-bytes" : "their edge's bytes",
+                     (unsigned long long)lim);
         }
-        for (size_t o = 0; o < p->nobjects && !msg[0]; o++) {
+        for (size_t o = 0; o < p->nobjects; o++) {
             const cpr_object* ob = &p->objects[o];
-            if (obytes[o] != ob->read_bytes)
-                snprintf(msg, sizeof msg, "object %u: read-bytes %llu is not the sum of the flows through it (%llu)",
-                         ob->id, (unsigned long long)ob->read_bytes, (unsigned long long)obytes[o]);
-            else if (ob->reads > ob->read_bytes || ob->writes > ob->write_bytes)
-                snprintf(msg, sizeof msg, "object %u: %s exceeds %s", ob->id,
-                         ob->reads > ob->read_bytes ? "reads" : "writes",
-                         ob->reads > ob->read_bytes ? "read-bytes" : "write-bytes");
+            if (osum[o] != ob->read_bytes)
+                FAIL("object %u: read-bytes %llu is not the sum of the flows through it (%llu)", ob->id,
+                     (unsigned long long)ob->read_bytes, (unsigned long long)osum[o]);
+            if (ob->reads > ob->read_bytes || ob->writes > ob->write_bytes)
+                FAIL("object %u: %s exceeds %s", ob->id, ob->reads > ob->read_bytes ? "reads" : "writes",
+                     ob->reads > ob->read_bytes ? "read-bytes" : "write-bytes");
         }
-        free(obytes);
-        free(psum);
-        cpr_pairmap_free(&fmap);
-        cpr_pairmap_free(&emap);
-        if (msg[0]) FAIL("%s", msg);
     }
     rc = CPR_OK;
 out:
@@ -353,6 +323,13 @@ out:
     free(out_u);
     free(out_m);
     free(tsum);
+    free(tesum);
+    free(csum);
+    free(osum);
+    free(fsum);
+    cpr_pairmap_free(&emap);
     cpr_pairmap_free(&tpairs);
+    cpr_pairmap_free(&cmap);
+    cpr_pairmap_free(&fpairs);
     return rc;
 }
