@@ -836,32 +836,34 @@ void cp_h_masked_store(Addr a, UWord sz, ULong lo, ULong hi, CpNode* sn, const C
 /* ---- writes that do not come from a store of the program ---- */
 
 /* Bytes written by the kernel, the core or the heap count again at the next
-   read of the library call in progress (a fread whose buffer read() refills
-   reads the new bytes): the running thread's here, that of the thread a
-   system call or signal wrote for in cp_record_write_for. */
-static void libreads_written(CpLibReads* r, Addr a, SizeT len)
+   read of the library calls in progress (a fread whose buffer read()
+   refills reads the new bytes): the running thread's, and those of the
+   threads switched out in the middle of one (cp_libreads_others). */
+static void libreads_written(Addr a, SizeT len)
 {
-   if (cp_libreads_any(r)) cp_libreads_store(r, a, len);
+   if (cp_libreads_any(&cp_libreads)) cp_libreads_store(&cp_libreads, a, len);
+   if (UNLIKELY(cp_libreads_others)) cp_libreads_cut_others(a, len);
 }
 
 void cp_record_write_for(CpThread* t, Addr a, SizeT len, UInt w)
 {
    cp_record_write(a, len, w);
-   if (t && t != cp_cur_thread) libreads_written(&t->libreads, a, len);
+   /* the thread a system call or signal wrote for, unless its call is one of
+      the others already (not one of the start-up code, sp 0) */
+   if (t && t != cp_cur_thread && !t->libreads_saved && cp_libreads_any(&t->libreads))
+      cp_libreads_store(&t->libreads, a, len);
 }
 
 void cp_record_write(Addr a, SizeT len, UInt w)
 {
    cp_shadow_set_range(&cp_shadow, a, len, w);
    if (cp_clo_first_read) cp_firstread_store(a, len);
-   libreads_written(&cp_libreads, a, len);
-   if (UNLIKELY(cp_libreads_others)) cp_libreads_cut_others(a, len);
+   libreads_written(a, len);
 }
 
 void cp_record_copy(Addr dst, Addr src, SizeT len)
 {
    cp_shadow_copy_range(&cp_shadow, dst, src, len);
    if (cp_clo_first_read) cp_firstread_store(dst, len);
-   libreads_written(&cp_libreads, dst, len);
-   if (UNLIKELY(cp_libreads_others)) cp_libreads_cut_others(dst, len);
+   libreads_written(dst, len);
 }
