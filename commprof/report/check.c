@@ -26,7 +26,16 @@
  *   - data objects: the flows through an object add up to its read-bytes,
  *     its reads and writes are at most its read and written bytes; a flow's
  *     unma <= bytes; the flows of a pair of functions add up to at most
- *     their edge's bytes (the self-bytes for one function).
+ *     their edge's bytes (the self-bytes for one function);
+ *   - phases: the phase edges of a pair of different functions add up to
+ *     their edge's bytes, those of one function to at most its self-bytes;
+ *     a phase edge's unma is at most its bytes and the pair's unma, and the
+ *     pair's phase edges have together at least the pair's unma;
+ *   - time slices: each function's records add up to its instructions,
+ *     bytes-read, bytes-written and in-bytes; the detected phases are the
+ *     maximal runs of consecutive slices with the same active functions
+ *     (instructions >= threshold percent of the slice's), in order, each
+ *     with the sums of all the records of its slices.
  * The first violation is reported, as "FILE: message" (no line: the numbers
  * come from several elements). */
 
@@ -59,6 +68,64 @@ static int runtime_node(const cpr_profile* p, size_t i)
     return f->special && (!strcmp(f->name, "(library data)") || !strcmp(f->name, "(dynamic linker)"));
 }
 
+/* the counters of a time-slice record, of a detected phase */
+static const char* const srec_field[4] = {"instructions", "bytes-read", "bytes-written", "in-bytes"};
+
+static int cmp_size(const void* a, const void* b)
+{
+    size_t x = *(const size_t*)a, y = *(const size_t*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Does the k-th detected phase cover slices[s0 .. s1) with the active
+   functions set[0 .. n) (sorted) and the sums of those slices' records?
+   If not, sets err and returns 0. */
+static int span_ok(const cpr_profile* p, size_t k, size_t s0, size_t s1, const size_t* set, size_t n, cpr_error* err)
+{
+    uint32_t first = p->slices[s0].i, last = p->slices[s1 - 1].i;
+    if (k >= p->nspans) {
+        cpr_seterr(err, p->path, 0, "slices %u-%u make a detected phase that <detected-phases> does not list",
+                   first, last);
+        return 0;
+    }
+    const cpr_span* sp = &p->spans[k];
+    if (sp->first != first || sp->last != last) {
+        cpr_seterr(err, p->path, 0,
+                   "detected phase %zu covers slices %u-%u, but its slices make it %u-%u (a maximal run of "
+                   "consecutive slices with the same active functions)",
+                   k + 1, sp->first, sp->last, first, last);
+        return 0;
+    }
+    int same = sp->nfuncs == n;
+    size_t* fs = cpr_xcalloc(sp->nfuncs ? sp->nfuncs : 1, sizeof(size_t));
+    memcpy(fs, sp->funcs, sp->nfuncs * sizeof(size_t));
+    qsort(fs, sp->nfuncs, sizeof *fs, cmp_size);
+    for (size_t q = 0; same && q < n; q++) same = fs[q] == set[q];
+    free(fs);
+    if (!same) {
+        cpr_seterr(err, p->path, 0,
+                   "detected phase %zu (slices %u-%u): its functions are not those active in its slices (%zu, "
+                   "at least %u%% of a slice's instructions)",
+                   k + 1, first, last, n, p->phase_threshold);
+        return 0;
+    }
+    uint64_t sum[4] = {0, 0, 0, 0};
+    for (size_t r = p->slices[s0].first; r < p->slices[s1 - 1].first + p->slices[s1 - 1].n; r++) {
+        sum[0] = sat_add(sum[0], p->recs[r].instructions);
+        sum[1] = sat_add(sum[1], p->recs[r].bytes_read);
+        sum[2] = sat_add(sum[2], p->recs[r].bytes_written);
+        sum[3] = sat_add(sum[3], p->recs[r].in_bytes);
+    }
+    const uint64_t have[4] = {sp->instructions, sp->bytes_read, sp->bytes_written, sp->in_bytes};
+    for (int q = 0; q < 4; q++)
+        if (have[q] != sum[q]) {
+            cpr_seterr(err, p->path, 0, "detected phase %zu (slices %u-%u): %s %llu is not the sum over its slices (%llu)",
+                       k + 1, first, last, srec_field[q], (unsigned long long)have[q], (unsigned long long)sum[q]);
+            return 0;
+        }
+    return 1;
+}
+
 #define FAIL(...)                                          \
     do {                                                   \
         cpr_seterr(err, p->path, 0, __VA_ARGS__);          \
@@ -78,12 +145,14 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
     uint64_t* out_u = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
     uint64_t* out_m = cpr_xcalloc(nf ? nf : 1, sizeof(uint64_t));
     /* further sums, made by the sections that need them; all freed at out */
-    uint64_t *tsum = NULL, *tesum = NULL, *csum = NULL, *osum = NULL, *fsum = NULL;
-    cpr_pairmap emap, tpairs, cmap, fpairs; /* edges, thread-edge pairs, cells, flow pairs */
+    uint64_t *tsum = NULL, *tesum = NULL, *csum = NULL, *osum = NULL, *fsum = NULL, *psum = NULL, *ssum = NULL;
+    size_t *aset = NULL, *sset = NULL, span0 = 0; /* active functions of a slice, of a span */
+    cpr_pairmap emap, tpairs, cmap, fpairs, ppairs; /* edges, thread-edge pairs, cells, flow pairs, phase-edge pairs */
     cpr_pairmap_init(&emap);
     cpr_pairmap_init(&tpairs);
     cpr_pairmap_init(&cmap);
     cpr_pairmap_init(&fpairs);
+    cpr_pairmap_init(&ppairs);
     for (size_t k = 0; k < p->nedges; k++) cpr_pairmap_get(&emap, p->edges[k].p, p->edges[k].c, k, 1);
 
     uint64_t comm_b = 0, comm_u = 0, comm_m = 0;
@@ -314,6 +383,102 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
                      ob->reads > ob->read_bytes ? "read-bytes" : "write-bytes");
         }
     }
+    if (p->has_phases) {
+        /* the phase edges of a pair of different functions add up to their
+           edge's bytes, of one function to at most its self-bytes; each
+           phase edge's UnMA is at most the pair's, and together they have at
+           least the pair's */
+        size_t np = 0;
+        psum = cpr_xcalloc(2 * (p->npedges ? p->npedges : 1), sizeof(uint64_t));
+        for (size_t k = 0; k < p->npedges; k++) {
+            const cpr_pedge* pe = &p->pedges[k];
+            size_t e = pe->p == pe->c ? (size_t)-1 : cpr_pairmap_get(&emap, pe->p, pe->c, 0, 0);
+            uint64_t lim = pe->p == pe->c ? p->funcs[pe->p].self_unma : e == (size_t)-1 ? 0 : p->edges[e].unma;
+            if (pe->unma > pe->bytes || pe->unma > lim)
+                FAIL("phase edge %s in phase %u -> %s in phase %u: unma (%llu) exceeds %s (%llu)",
+                     cpr_display_name(p, pe->p, b1, sizeof b1), pe->pp, cpr_display_name(p, pe->c, b2, sizeof b2),
+                     pe->cp, (unsigned long long)pe->unma,
+                     pe->unma > pe->bytes ? "its bytes" : pe->p == pe->c ? "the function's self-unma" : "its edge's unma",
+                     (unsigned long long)(pe->unma > pe->bytes ? pe->bytes : lim));
+            size_t j = cpr_pairmap_get(&ppairs, pe->p, pe->c, np, 1);
+            if (j == np) np++;
+            psum[2 * j] = sat_add(psum[2 * j], pe->bytes);
+            psum[2 * j + 1] = sat_add(psum[2 * j + 1], pe->unma);
+        }
+        for (size_t k = 0; k < p->npedges; k++) {
+            const cpr_pedge* pe = &p->pedges[k];
+            if (pe->p != pe->c) continue;
+            size_t j = cpr_pairmap_get(&ppairs, pe->p, pe->c, 0, 0);
+            if (psum[2 * j] > p->funcs[pe->p].self_bytes)
+                FAIL("the phase edges of %s to itself add up to %llu bytes, more than its self-bytes (%llu)",
+                     cpr_display_name(p, pe->p, b1, sizeof b1), (unsigned long long)psum[2 * j],
+                     (unsigned long long)p->funcs[pe->p].self_bytes);
+        }
+        for (size_t k = 0; k < p->nedges; k++) {
+            const cpr_edge* e = &p->edges[k];
+            size_t j = cpr_pairmap_get(&ppairs, e->p, e->c, 0, 0);
+            uint64_t b = j == (size_t)-1 ? 0 : psum[2 * j], u = j == (size_t)-1 ? 0 : psum[2 * j + 1];
+            if (b != e->bytes || u < e->unma)
+                FAIL("the phase edges of %s -> %s add up to %llu %s, %s the edge's (%llu)",
+                     cpr_display_name(p, e->p, b1, sizeof b1), cpr_display_name(p, e->c, b2, sizeof b2),
+                     (unsigned long long)(b != e->bytes ? b : u), b != e->bytes ? "bytes" : "unma",
+                     b != e->bytes ? "not to" : "less than", (unsigned long long)(b != e->bytes ? e->bytes : e->unma));
+        }
+    }
+
+    if (p->has_slices) {
+        /* each function's records over the slices add up to its counters */
+        ssum = cpr_xcalloc(4 * (nf ? nf : 1), sizeof(uint64_t));
+        for (size_t k = 0; k < p->nrecs; k++) {
+            const cpr_srec* r = &p->recs[k];
+            ssum[4 * r->f] = sat_add(ssum[4 * r->f], r->instructions);
+            ssum[4 * r->f + 1] = sat_add(ssum[4 * r->f + 1], r->bytes_read);
+            ssum[4 * r->f + 2] = sat_add(ssum[4 * r->f + 2], r->bytes_written);
+            ssum[4 * r->f + 3] = sat_add(ssum[4 * r->f + 3], r->in_bytes);
+        }
+        for (size_t i = 0; i < nf; i++) {
+            const cpr_func* f = &p->funcs[i];
+            const uint64_t have[4] = {f->instructions, f->bytes_read, f->bytes_written, f->in_bytes};
+            for (int q = 0; q < 4; q++)
+                if (ssum[4 * i + q] != have[q])
+                    FAIL("%s: its time-slice records add up to %llu %s, not to its %s (%llu)", fname(p, i, b1, sizeof b1),
+                         (unsigned long long)ssum[4 * i + q], srec_field[q], srec_field[q], (unsigned long long)have[q]);
+        }
+        /* the detected phases are the maximal runs of consecutive slices
+           with the same active functions (those with at least threshold
+           percent of the slice's instructions), with the sums of all
+           records of their slices */
+        size_t ns = 0, nset = 0, nsset = 0;
+        aset = cpr_xcalloc(nf ? nf : 1, sizeof(size_t));
+        sset = cpr_xcalloc(nf ? nf : 1, sizeof(size_t));
+        for (size_t s = 0; s < p->nslices; s++) {
+            const cpr_slice* sl = &p->slices[s];
+            uint64_t total = 0;
+            for (size_t k = 0; k < sl->n; k++) total = sat_add(total, p->recs[sl->first + k].instructions);
+            nset = 0;
+            for (size_t k = 0; k < sl->n; k++) {
+                const cpr_srec* r = &p->recs[sl->first + k];
+                if (r->instructions && (unsigned __int128)r->instructions * 100 >=
+                                           (unsigned __int128)total * p->phase_threshold)
+                    aset[nset++] = r->f;
+            }
+            qsort(aset, nset, sizeof *aset, cmp_size);
+            int same = s > 0 && p->slices[s - 1].i + 1 == sl->i && nset == nsset &&
+                       !memcmp(aset, sset, nset * sizeof *aset);
+            if (!same) {
+                if (s > 0 && !span_ok(p, ns++, span0, s, sset, nsset, err)) goto out;
+                span0 = s;
+                memcpy(sset, aset, nset * sizeof *aset);
+                nsset = nset;
+            }
+        }
+        if (p->nslices && !span_ok(p, ns++, span0, p->nslices, sset, nsset, err)) goto out;
+        if (ns != p->nspans)
+            FAIL("<detected-phases> lists %zu phases, but its slices make %zu (maximal runs of consecutive slices "
+                 "with the same active functions)",
+                 p->nspans, ns);
+    }
+
     rc = CPR_OK;
 out:
     free(in_b);
@@ -327,9 +492,14 @@ out:
     free(csum);
     free(osum);
     free(fsum);
+    free(psum);
+    free(ssum);
+    free(aset);
+    free(sset);
     cpr_pairmap_free(&emap);
     cpr_pairmap_free(&tpairs);
     cpr_pairmap_free(&cmap);
     cpr_pairmap_free(&fpairs);
+    cpr_pairmap_free(&ppairs);
     return rc;
 }

@@ -339,16 +339,16 @@ sed 's/consumer="5" consumer-phase="2"/consumer="5" consumer-phase="7"/' "$S" >b
 sed 's/<edge producer="4" producer-phase="2"/<edge producer="40" producer-phase="2"/' "$S" >bad/s-phase-edge-unknown-function.xml
 sed 's/<edge producer="2" producer-phase="1" consumer="3" consumer-phase="1"/<edge producer="3" producer-phase="1" consumer="3" consumer-phase="1"/' \
     "$S" >bad/s-phase-edge-self.xml
-sed 's/<slice i="2" d="2:10000,700,3000,0"/<slice i="2" d="2:10000,700,3000"/' "$S" >bad/s-slice-d-missing-field.xml
+sed 's/<slice i="2" d="2:8000,0,2400,0"/<slice i="2" d="2:8000,0,2400"/' "$S" >bad/s-slice-d-missing-field.xml
 sed 's/<slice i="8" d="3:10000/<slice i="8" d="3:010000/' "$S" >bad/s-slice-d-leading-zero.xml
-sed 's/d="2:4000,700,2000,0 3:6000/d="2:4000,700,2000,0  3:6000/' "$S" >bad/s-slice-d-double-space.xml
+sed 's/d="2:4000,0,2000,0 3:6000/d="2:4000,0,2000,0  3:6000/' "$S" >bad/s-slice-d-double-space.xml
 sed 's/<slice i="8" d="3:10000,2000,1000,2000"/<slice i="8" d="3:10000,2000,1000,2000 "/' "$S" >bad/s-slice-d-trailing-space.xml
 sed 's/<slice i="9" d="3:10000,/<slice i="9" d="3:18446744073709551616,/' "$S" >bad/s-slice-d-overflow.xml
 sed 's/<slice i="10" d="3:10000,/<slice i="10" d="3:1e4,/' "$S" >bad/s-slice-d-letters.xml
 sed 's/<slice i="11" d="[^"]*"/<slice i="11" d=""/' "$S" >bad/s-slice-d-empty.xml
 sed 's/<slice i="13" d="3:/<slice i="13" d="4294967296:/' "$S" >bad/s-slice-d-id-overflow.xml
 sed 's/<slice i="0" d="1:/<slice i="0" d="9:/' "$S" >bad/s-slice-unknown-function.xml
-sed 's/d="1:4000,1000,500,500 2:6000/d="1:4000,1000,500,500 1:6000/' "$S" >bad/s-slice-function-twice.xml
+sed 's/d="1:4000,800,500,0 2:6000/d="1:4000,800,500,0 1:6000/' "$S" >bad/s-slice-function-twice.xml
 sed 's/<slice i="3"/<slice i="2"/' "$S" >bad/s-slice-order.xml
 sed 's/<time-slices size="10000">/<time-slices size="0">/' "$S" >bad/s-slice-size-zero.xml
 sed 's/functions="1 2"/functions="1 22"/' "$S" >bad/s-span-unknown-function.xml
@@ -736,6 +736,15 @@ sums_cases=(
     's/<cell producer="2" consumer="1" bytes="8000"/<cell producer="2" consumer="1" bytes="8001"/;/<thread id="1" /s/ in-bytes="8000"/ in-bytes="8001"/;/<thread id="2" /s/ out-bytes="8000"/ out-bytes="8001"/|thread-matrix cell 2 -> 1: bytes 8001 are not the sum of the thread edges between the two threads (8000, those of (library data) and (dynamic linker) left out)'
     '/<object id="0" kind="stack"/s/ read-bytes="2300"/ read-bytes="2301"/|object 0: read-bytes 2301 is not the sum of the flows through it (2300)'
     's/<flow producer="1" object="0" consumer="1" bytes="2000"/<flow producer="1" object="0" consumer="1" bytes="2001"/;/<object id="0" kind="stack"/s/ read-bytes="2300"/ read-bytes="2301"/|the flows from main to main through objects add up to 2001 bytes, more than its self-bytes (2000)'
+    's/producer-phase="1" consumer="3" consumer-phase="2" bytes="4000"/producer-phase="1" consumer="3" consumer-phase="2" bytes="4001"/|the phase edges of produce -> filter<int>& add up to 16001 bytes, not to the edge'"'"'s (16000)'
+    's/producer-phase="0" consumer="1" consumer-phase="2" bytes="200" unma="100"/producer-phase="0" consumer="1" consumer-phase="2" bytes="2001" unma="100"/|the phase edges of main to itself add up to 2001 bytes, more than its self-bytes (2000)'
+    's/producer-phase="1" consumer="3" consumer-phase="1" bytes="12000" unma="3000"/producer-phase="1" consumer="3" consumer-phase="1" bytes="12000" unma="2999"/;s/producer-phase="1" consumer="3" consumer-phase="2" bytes="4000" unma="1000"/producer-phase="1" consumer="3" consumer-phase="2" bytes="4000" unma="1000"/|the phase edges of produce -> filter<int>& add up to 3999 unma, less than the edge'"'"'s (4000)'
+    's/<slice i="9" d="3:10000,2000,1000,2000"/<slice i="9" d="3:10000,2000,1001,2000"/|function 3 (filter<int>&): its time-slice records add up to 8001 bytes-written, not to its bytes-written (8000)'
+    's/<slice i="3" d="2:8000,0,2400,0"/<slice i="3" d="2:7000,0,2400,0 1:1000,0,0,0"/;s/<slice i="4" d="2:8000,/<slice i="4" d="2:9000,/;s/<slice i="0" d="1:5000,/<slice i="0" d="1:4000,/;s/first-slice="0" last-slice="0" functions="1" instructions="5000"/first-slice="0" last-slice="0" functions="1" instructions="4000"/|detected phase 3 covers slices 2-6, but its slices make it 2-2 (a maximal run of consecutive slices with the same active functions)'
+    's/first-slice="7" last-slice="7" functions="2 3"/first-slice="7" last-slice="7" functions="3"/|detected phase 4 (slices 7-7): its functions are not those active in its slices (2, at least 1% of a slice'"'"'s instructions)'
+    's/functions="4" instructions="20000" bytes-read="5200"/functions="4" instructions="20000" bytes-read="5201"/|detected phase 7 (slices 16-17): bytes-read 5201 is not the sum over its slices (5200)'
+    '/<span first-slice="18"/d|slices 18-18 make a detected phase that <detected-phases> does not list'
+    's/<span first-slice="18".*/&\n    <span first-slice="19" last-slice="19" functions="" instructions="0" bytes-read="0" bytes-written="0" in-bytes="0"\/>/|<detected-phases> lists 9 phases, but its slices make 8 (maximal runs of consecutive slices with the same active functions)'
 )
 k=0
 for c in "${sums_cases[@]}"; do
