@@ -80,7 +80,8 @@ static int cmp_size(const void* a, const void* b)
 /* Does the k-th detected phase cover slices[s0 .. s1) with the active
    functions set[0 .. n) (sorted) and the sums of those slices' records?
    If not, sets err and returns 0. */
-static int span_ok(const cpr_profile* p, size_t k, size_t s0, size_t s1, const size_t* set, size_t n, cpr_error* err)
+static int span_ok(const cpr_profile* p, size_t k, size_t s0, size_t s1, const size_t* set, size_t n,
+                   cpr_error* err)
 {
     uint32_t first = p->slices[s0].i, last = p->slices[s1 - 1].i;
     if (k >= p->nspans) {
@@ -119,8 +120,9 @@ static int span_ok(const cpr_profile* p, size_t k, size_t s0, size_t s1, const s
     const uint64_t have[4] = {sp->instructions, sp->bytes_read, sp->bytes_written, sp->in_bytes};
     for (int q = 0; q < 4; q++)
         if (have[q] != sum[q]) {
-            cpr_seterr(err, p->path, 0, "detected phase %zu (slices %u-%u): %s %llu is not the sum over its slices (%llu)",
-                       k + 1, first, last, srec_field[q], (unsigned long long)have[q], (unsigned long long)sum[q]);
+            cpr_seterr(err, p->path, 0,
+                       "detected phase %zu (slices %u-%u): %s %llu is not the sum over its slices (%llu)", k + 1,
+                       first, last, srec_field[q], (unsigned long long)have[q], (unsigned long long)sum[q]);
             return 0;
         }
     return 1;
@@ -393,12 +395,17 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
         for (size_t k = 0; k < p->npedges; k++) {
             const cpr_pedge* pe = &p->pedges[k];
             size_t e = pe->p == pe->c ? (size_t)-1 : cpr_pairmap_get(&emap, pe->p, pe->c, 0, 0);
-            uint64_t lim = pe->p == pe->c ? p->funcs[pe->p].self_unma : e == (size_t)-1 ? 0 : p->edges[e].unma;
+            if (pe->p != pe->c && e == (size_t)-1)
+                FAIL("phase edges %s -> %s: the pair has no edge", cpr_display_name(p, pe->p, b1, sizeof b1),
+                     cpr_display_name(p, pe->c, b2, sizeof b2));
+            uint64_t lim = pe->p == pe->c ? p->funcs[pe->p].self_unma : p->edges[e].unma;
             if (pe->unma > pe->bytes || pe->unma > lim)
                 FAIL("phase edge %s in phase %u -> %s in phase %u: unma (%llu) exceeds %s (%llu)",
                      cpr_display_name(p, pe->p, b1, sizeof b1), pe->pp, cpr_display_name(p, pe->c, b2, sizeof b2),
                      pe->cp, (unsigned long long)pe->unma,
-                     pe->unma > pe->bytes ? "its bytes" : pe->p == pe->c ? "the function's self-unma" : "its edge's unma",
+                     pe->unma > pe->bytes    ? "its bytes"
+                     : pe->p == pe->c        ? "the function's self-unma"
+                                             : "its edge's unma",
                      (unsigned long long)(pe->unma > pe->bytes ? pe->bytes : lim));
             size_t j = cpr_pairmap_get(&ppairs, pe->p, pe->c, np, 1);
             if (j == np) np++;
@@ -422,7 +429,8 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
                 FAIL("the phase edges of %s -> %s add up to %llu %s, %s the edge's (%llu)",
                      cpr_display_name(p, e->p, b1, sizeof b1), cpr_display_name(p, e->c, b2, sizeof b2),
                      (unsigned long long)(b != e->bytes ? b : u), b != e->bytes ? "bytes" : "unma",
-                     b != e->bytes ? "not to" : "less than", (unsigned long long)(b != e->bytes ? e->bytes : e->unma));
+                     b != e->bytes ? "not to" : "less than",
+                     (unsigned long long)(b != e->bytes ? e->bytes : e->unma));
         }
     }
 
@@ -441,8 +449,9 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
             const uint64_t have[4] = {f->instructions, f->bytes_read, f->bytes_written, f->in_bytes};
             for (int q = 0; q < 4; q++)
                 if (ssum[4 * i + q] != have[q])
-                    FAIL("%s: its time-slice records add up to %llu %s, not to its %s (%llu)", fname(p, i, b1, sizeof b1),
-                         (unsigned long long)ssum[4 * i + q], srec_field[q], srec_field[q], (unsigned long long)have[q]);
+                    FAIL("%s: its time-slice records add up to %llu %s, not to its %s (%llu)",
+                         fname(p, i, b1, sizeof b1), (unsigned long long)ssum[4 * i + q], srec_field[q],
+                         srec_field[q], (unsigned long long)have[q]);
         }
         /* the detected phases are the maximal runs of consecutive slices
            with the same active functions (those with at least threshold
