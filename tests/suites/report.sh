@@ -722,8 +722,8 @@ check merge-sections-sums "$CPR" validate -q "$T/merged-sections.xml"
 
 # validate checks the sums a profile satisfies (commprof/report/check.c): each
 # input below breaks one of in/sections.xml's (sed expression | the message);
-# validate exits 2 with that one line, while the other commands still read the
-# file (a hand-edited profile can be summarised)
+# validate exits 2 with that one line, and cp_edges refuses it too, while the
+# other commands still read the file (a hand-edited profile can be summarised)
 sums_cases=(
     's/bytes-read="2500" bytes-written="2000"/bytes-read="2501" bytes-written="2000"/|function 1 (main): bytes-read 2501 is not in-bytes + self-bytes (500 + 2000)'
     's/<edge producer="4" consumer="1" bytes="500" unma="500"/<edge producer="4" consumer="1" bytes="500" unma="501"/|edge hot loop -> main: unma (501) exceeds its bytes (500)'
@@ -760,6 +760,15 @@ for c in "${sums_cases[@]}"; do
         fail "validate-sums-$k" "exit $rc: $(head -c 400 "$T/err") (expected: $want)"
     else
         pass "validate-sums-$k"
+    fi
+    # the second implementation of the sums (commprof/tests/cp_edges, run by
+    # every vgtest) refuses the same input
+    if python3 "$ROOT/commprof/tests/cp_edges" "sums-$k.xml" --no-edges >"$T/out" 2>"$T/err"; then
+        fail "cp-edges-sums-$k" "cp_edges accepted sums-$k.xml"
+    elif ! grep -q "^cp_edges: sums-$k.xml: sums: " "$T/err"; then
+        fail "cp-edges-sums-$k" "$(head -c 400 "$T/err")"
+    else
+        pass "cp-edges-sums-$k"
     fi
 done
 check validate-sums-summary-reads "$CPR" summary sums-1.xml
