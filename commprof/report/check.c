@@ -70,6 +70,22 @@ static int runtime_node(const cpr_profile* p, size_t i)
     return f->special && (!strcmp(f->name, "(library data)") || !strcmp(f->name, "(dynamic linker)"));
 }
 
+/* The slot of the pair (a, b) in m, a new one (*n, counted) for a pair not
+   seen yet: sums per function pair are kept in arrays indexed by it. */
+static size_t pair_slot(cpr_pairmap* m, size_t* n, size_t a, size_t b)
+{
+    size_t j = cpr_pairmap_get(m, a, b, *n, 1);
+    if (j == *n) (*n)++;
+    return j;
+}
+
+/* s[2j] += x, s[2j+1] += y: the two sums of slot j */
+static void add_pair_sums(uint64_t* s, size_t j, uint64_t x, uint64_t y)
+{
+    s[2 * j] = sat_add(s[2 * j], x);
+    s[2 * j + 1] = sat_add(s[2 * j + 1], y);
+}
+
 /* the counters of a time-slice record, of a detected phase */
 static const char* const srec_field[4] = {"instructions", "bytes-read", "bytes-written", "in-bytes"};
 
@@ -307,10 +323,7 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
                      cpr_display_name(p, t->p, b1, sizeof b1), t->pt, cpr_display_name(p, t->c, b2, sizeof b2),
                      t->ct, t->unma > t->bytes ? "unma" : "accesses", (unsigned long long)t->bytes);
             if (t->p == t->c) continue;
-            size_t j = cpr_pairmap_get(&tpairs, t->p, t->c, np, 1);
-            if (j == np) np++;
-            tesum[2 * j] = sat_add(tesum[2 * j], t->bytes);
-            tesum[2 * j + 1] = sat_add(tesum[2 * j + 1], t->accesses);
+            add_pair_sums(tesum, pair_slot(&tpairs, &np, t->p, t->c), t->bytes, t->accesses);
         }
         for (size_t k = 0; k < p->ntedges; k++) {
             const cpr_tedge* t = &p->tedges[k];
@@ -366,8 +379,7 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
                 FAIL("a flow through object %u: unma (%llu) exceeds its bytes (%llu)", p->objects[fl->o].id,
                      (unsigned long long)fl->unma, (unsigned long long)fl->bytes);
             osum[fl->o] = sat_add(osum[fl->o], fl->bytes);
-            size_t j = cpr_pairmap_get(&fpairs, fl->p, fl->c, np, 1);
-            if (j == np) np++;
+            size_t j = pair_slot(&fpairs, &np, fl->p, fl->c);
             fsum[j] = sat_add(fsum[j], fl->bytes);
         }
         for (size_t k = 0; k < p->nflows; k++) {
@@ -413,10 +425,7 @@ int cpr_check_sums(const cpr_profile* p, cpr_error* err)
                      : pe->p == pe->c        ? "the function's self-unma"
                                              : "its edge's unma",
                      (unsigned long long)(pe->unma > pe->bytes ? pe->bytes : lim));
-            size_t j = cpr_pairmap_get(&ppairs, pe->p, pe->c, np, 1);
-            if (j == np) np++;
-            psum[2 * j] = sat_add(psum[2 * j], pe->bytes);
-            psum[2 * j + 1] = sat_add(psum[2 * j + 1], pe->unma);
+            add_pair_sums(psum, pair_slot(&ppairs, &np, pe->p, pe->c), pe->bytes, pe->unma);
         }
         for (size_t k = 0; k < p->npedges; k++) {
             const cpr_pedge* pe = &p->pedges[k];
