@@ -25,7 +25,8 @@ Self edges and the functions' other memory (their stack frames at -O0, the
 threads' arguments) are not compared: only memory whose truth the model has.
 Every profile must also satisfy the sums of commprof-report validate (checked
 by commprof/tests/cp_edges): totals, functions against their edges, threads
-against the thread matrix, objects against their flows.
+against the thread matrix, objects against their flows, edges against their
+phase edges, functions against their time-slice records (with --vgopt).
 
     difftest.py [--seeds A:B] [--keep DIR] [--valgrind-lib DIR] [--no-avx]
                 [--vgopt OPT ...] [-v]
